@@ -1,0 +1,187 @@
+// Reading and writing positions in Fairy-Stockfish's FEN dialect for large boards.
+#include <cctype>
+#include <sstream>
+#include <vector>
+
+#include "core/position.h"
+
+namespace fairyzero {
+namespace {
+
+std::vector<std::string> split_fields(std::string_view fen) {
+  std::vector<std::string> fields;
+  std::istringstream in{std::string(fen)};
+  std::string f;
+  while (in >> f) fields.push_back(f);
+  return fields;
+}
+
+[[noreturn]] void fail(std::string_view fen, const std::string& what) {
+  throw FenError("bad FEN \"" + std::string(fen) + "\": " + what);
+}
+
+}  // namespace
+
+Position Position::from_fen(VariantPtr variant, std::string_view fen) {
+  const Variant& v = *variant;
+  const Geometry& g = v.geometry;
+  Position pos;
+  pos.variant_ = variant;
+  std::vector<std::string> fields = split_fields(fen);
+  if (fields.empty()) fail(fen, "it is empty");
+
+  // Field 1: ranks from the highest down, with an optional [hand] at the end.
+  std::string board = fields[0];
+  std::string hand;
+  if (size_t open = board.find('['); open != std::string::npos) {
+    size_t close = board.find(']', open);
+    if (close == std::string::npos) fail(fen, "the hand '[' is not closed");
+    hand = board.substr(open + 1, close - open - 1);
+    board = board.substr(0, open);
+  }
+  int rank = g.ranks() - 1, file = 0;
+  for (size_t i = 0; i <= board.size(); ++i) {
+    char ch = i < board.size() ? board[i] : '/';
+    std::string where = "rank " + g.rank_names()[std::max(rank, 0)];
+    if (ch == '/') {
+      if (file != g.files())
+        fail(fen, where + " has " + std::to_string(file) + " cells, the board has " + std::to_string(g.files()) + " files");
+      if (i == board.size()) break;
+      if (--rank < 0) fail(fen, "more than " + std::to_string(g.ranks()) + " ranks");
+      file = 0;
+    } else if (std::isdigit(static_cast<unsigned char>(ch))) {
+      int run = 0;
+      while (i < board.size() && std::isdigit(static_cast<unsigned char>(board[i]))) run = run * 10 + (board[i++] - '0');
+      --i;
+      for (int k = 0; k < run; ++k, ++file) {
+        if (file >= g.files()) fail(fen, where + " is longer than " + std::to_string(g.files()) + " files");
+        if (!g.exists(g.cell(file, rank))) fail(fen, "cell " + g.cell_name(g.cell(file, rank)) + " is missing from this board: write it as '*'");
+      }
+    } else if (ch == '*') {
+      if (file >= g.files()) fail(fen, where + " is longer than " + std::to_string(g.files()) + " files");
+      if (g.exists(g.cell(file, rank))) fail(fen, "'*' marks a missing cell, but " + g.cell_name(g.cell(file, rank)) + " exists");
+      ++file;
+    } else if (ch == '~') {
+      // Fairy-Stockfish marks promoted pieces with '~'; this engine keeps no such flag yet.
+    } else {
+      PieceCode p = v.piece_code_of_letter(ch);
+      if (p == kEmpty) fail(fen, std::string("unknown piece letter '") + ch + "' in " + where);
+      if (file >= g.files()) fail(fen, where + " is longer than " + std::to_string(g.files()) + " files");
+      Cell c = g.cell(file, rank);
+      if (!g.exists(c)) fail(fen, "a piece stands on the missing cell " + g.cell_name(c));
+      pos.put_piece(p, c);
+      ++file;
+    }
+  }
+  if (rank != 0) fail(fen, std::to_string(g.ranks() - rank) + " ranks given, the board has " + std::to_string(g.ranks()));
+  for (char ch : hand) {
+    PieceCode p = v.piece_code_of_letter(ch);
+    if (p == kEmpty) fail(fen, std::string("unknown piece letter '") + ch + "' in the hand");
+    int army = army_of(p), type = type_of(p);
+    pos.hash_ ^= v.hand_key(army, type, pos.hands_[army][type]);
+    ++pos.hands_[army][type];
+    pos.hash_ ^= v.hand_key(army, type, pos.hands_[army][type]);
+  }
+  for (int s = 0; s < v.seat_count(); ++s) pos.seat_in_game_[s] = true;
+
+  // Field 2: the seat to move.
+  pos.seat_ = v.turn_order[0];
+  if (fields.size() > 1) {
+    int found = -1;
+    for (int s = 0; s < v.seat_count(); ++s)
+      if (v.seats[s].fen == fields[1]) found = s;
+    if (found < 0) fail(fen, "side to move '" + fields[1] + "' is not one of this variant's seats");
+    pos.seat_ = found;
+  }
+  pos.hash_ ^= v.seat_key(pos.seat_);
+
+  // Field 3: castling rights, as the letters of the variant's castling rules.
+  if (fields.size() > 2 && fields[2] != "-") {
+    for (char ch : fields[2]) {
+      int rule = -1;
+      for (int i = 0; i < static_cast<int>(v.castling.size()); ++i)
+        if (v.castling[i].fen == ch) rule = i;
+      if (rule < 0) fail(fen, std::string("castling right '") + ch + "' is not defined by this variant");
+      const CastlingRule& r = v.castling[rule];
+      PieceCode king = pos.board_[r.king_from], rook = pos.board_[r.rook_from];
+      if (king == kEmpty || army_of(king) != r.army || !v.pieces[type_of(king)].royal || rook == kEmpty ||
+          army_of(rook) != r.army)
+        fail(fen, std::string("castling right '") + ch + "' needs the king on " + g.cell_name(r.king_from) +
+                      " and the rook on " + g.cell_name(r.rook_from));
+      if (!(pos.castling_rights_ >> rule & 1)) pos.hash_ ^= v.castling_key(rule);
+      pos.castling_rights_ |= 1u << rule;
+    }
+  }
+
+  // Field 4: the en-passant cell; kept only when a capture there is possible, as Stockfish does.
+  if (fields.size() > 3 && fields[3] != "-") {
+    std::optional<Cell> ep = g.parse_cell(fields[3]);
+    if (!ep || !g.exists(*ep)) fail(fen, "en-passant field '" + fields[3] + "' is not a cell of this board");
+    int prev = pos.seat_;
+    for (int s = 0; s < v.seat_count(); ++s)
+      if (pos.next_seat(s) == pos.seat_) prev = s;
+    Direction fwd = v.seats[prev].forward;
+    int df = fwd == Direction::kEast ? 1 : fwd == Direction::kWest ? -1 : 0;
+    int dr = fwd == Direction::kNorth ? 1 : fwd == Direction::kSouth ? -1 : 0;
+    int f = g.file_of(*ep) + df, r = g.rank_of(*ep) + dr;
+    if (g.on_grid(f, r) && pos.board_[*ep] == kEmpty) {
+      Cell victim = g.cell(f, r);
+      PieceCode q = pos.board_[victim];
+      if (q != kEmpty && v.pieces[type_of(q)].en_passant && army_of(q) == v.seats[prev].army)
+        pos.set_en_passant(*ep, victim, army_of(q));
+    }
+  }
+
+  // Fields 5 and 6: the move-count clock and the move number.
+  int fullmove = 1;
+  try {
+    if (fields.size() > 4) pos.halfmove_clock_ = std::stoi(fields[4]);
+    if (fields.size() > 5) fullmove = std::max(1, std::stoi(fields[5]));
+  } catch (const std::exception&) {
+    fail(fen, "the clocks must be numbers");
+  }
+  if (pos.halfmove_clock_ < 0) fail(fen, "the move-count clock is negative");
+  if (fields.size() > 6) fail(fen, "it has more than six fields");
+  int turn_index = 0;
+  while (v.turn_order[turn_index] != pos.seat_) ++turn_index;
+  pos.game_ply_ = (fullmove - 1) * static_cast<int>(v.turn_order.size()) + turn_index;
+  return pos;
+}
+
+std::string Position::fen() const {
+  const Variant& v = *variant_;
+  const Geometry& g = v.geometry;
+  std::string out;
+  for (int rank = g.ranks() - 1; rank >= 0; --rank) {
+    int empty = 0;
+    for (int file = 0; file < g.files(); ++file) {
+      Cell c = g.cell(file, rank);
+      if (g.exists(c) && board_[c] == kEmpty) {
+        ++empty;
+        continue;
+      }
+      if (empty) out += std::to_string(empty);
+      empty = 0;
+      out += g.exists(c) ? v.letter_of(board_[c]) : '*';
+    }
+    if (empty) out += std::to_string(empty);
+    if (rank) out += '/';
+  }
+  bool any_hand = false;
+  std::string hand;
+  for (int a = 0; a < v.army_count(); ++a)
+    for (int t = 0; t < v.piece_count(); ++t)
+      for (int k = 0; k < hands_[a][t]; ++k) hand += v.letter_of(make_piece(a, t)), any_hand = true;
+  if (any_hand) out += "[" + hand + "]";
+  out += " " + v.seats[seat_].fen + " ";
+  std::string rights;
+  for (int i = 0; i < static_cast<int>(v.castling.size()); ++i)
+    if (castling_rights_ >> i & 1) rights += v.castling[i].fen;
+  out += rights.empty() ? "-" : rights;
+  out += " " + (ep_cell_ == kNoCell ? std::string("-") : g.cell_name(ep_cell_));
+  int turns = static_cast<int>(v.turn_order.size());
+  out += " " + std::to_string(halfmove_clock_) + " " + std::to_string(game_ply_ / turns + 1);
+  return out;
+}
+
+}  // namespace fairyzero

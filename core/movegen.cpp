@@ -1,0 +1,245 @@
+// Legal move generation and attack queries. Pseudo-legal moves come from the compiled tables;
+// legality uses the checkers and pins of the mover's single royal piece when there is one, and
+// falls back to trying the move on a scratch board otherwise (royal moves, pins, en passant,
+// castling, several royals).
+#include <cstring>
+
+#include "core/position.h"
+
+namespace fairyzero {
+namespace {
+
+// Does army `by` attack cell c on `board`? Walks the reverse attack paths of the cell.
+bool attacked_on(const Variant& v, const PieceCode* board, Cell c, int by, uint32_t present) {
+  int o = v.attack_orientation(by);
+  const AttackNode* nodes = v.tables.attack_nodes();
+  for (const AttackPath* p = v.tables.attack_paths_begin(o, c); p != v.tables.attack_paths_end(o, c); ++p) {
+    if (!(p->types & present)) continue;
+    const AttackNode* n = nodes + p->begin;
+    for (const AttackNode* end = n + p->length; n != end; ++n) {
+      PieceCode q = board[n->cell];
+      if (q == kEmpty) continue;
+      if (army_of(q) == by && (n->types >> type_of(q) & 1)) return true;
+      break;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+struct Position::CheckInfo {
+  enum Mode { kNoCheckRule, kFast, kSlow } mode = kNoCheckRule;
+  Cell royal = kNoCell;
+  int checkers = 0;
+  CellSet checker_cells;
+  CellSet evasion_cells;  // a single checker's cell and the cells between it and the royal
+  CellSet pinned;
+};
+
+bool Position::is_attacked(Cell c, int by_army) const {
+  return attacked_on(*variant_, board_.data(), c, by_army, present_types_[by_army]);
+}
+
+bool Position::any_royal_attacked(int army) const {
+  const Variant& v = *variant_;
+  for (int i = 0; i < piece_count_[army]; ++i) {
+    Cell c = piece_cells_[army][i];
+    if (!v.pieces[type_of(board_[c])].royal) continue;
+    for (int e = 0; e < v.army_count(); ++e)
+      if (v.team_of_army[e] != v.team_of_army[army] && is_attacked(c, e)) return true;
+  }
+  return false;
+}
+
+bool Position::in_check() const { return variant_->rules.check && any_royal_attacked(army_to_move()); }
+
+void Position::compute_check_info(int army, CheckInfo& info) const {
+  const Variant& v = *variant_;
+  if (!v.rules.check) return;
+  int royals = 0;
+  for (int i = 0; i < piece_count_[army]; ++i) {
+    Cell c = piece_cells_[army][i];
+    if (v.pieces[type_of(board_[c])].royal) {
+      ++royals;
+      info.royal = c;
+    }
+  }
+  if (royals == 0) return;
+  if (royals > 1) {
+    info.mode = CheckInfo::kSlow;
+    return;
+  }
+  info.mode = CheckInfo::kFast;
+  const AttackNode* nodes = v.tables.attack_nodes();
+  for (int e = 0; e < v.army_count(); ++e) {
+    if (v.team_of_army[e] == v.team_of_army[army] || piece_count_[e] == 0) continue;
+    int o = v.attack_orientation(e);
+    uint32_t present = present_types_[e];
+    for (const AttackPath* p = v.tables.attack_paths_begin(o, info.royal);
+         p != v.tables.attack_paths_end(o, info.royal); ++p) {
+      if (!(p->types & present)) continue;
+      const AttackNode* n = nodes + p->begin;
+      const AttackNode* end = n + p->length;
+      const AttackNode* first = nullptr;
+      for (; n != end; ++n)
+        if (board_[n->cell] != kEmpty) break;
+      if (n == end) continue;
+      PieceCode q = board_[n->cell];
+      if (army_of(q) == e) {
+        if ((n->types >> type_of(q) & 1) && !info.checker_cells.contains(n->cell)) {
+          info.checker_cells.insert(n->cell);
+          ++info.checkers;
+          for (const AttackNode* b = nodes + p->begin; b <= n; ++b) info.evasion_cells.insert(b->cell);
+        }
+        continue;
+      }
+      if (army_of(q) != army) continue;
+      first = n;
+      for (++n; n != end; ++n)
+        if (board_[n->cell] != kEmpty) break;
+      if (n == end) continue;
+      q = board_[n->cell];
+      if (army_of(q) == e && (n->types >> type_of(q) & 1)) info.pinned.insert(first->cell);
+    }
+  }
+}
+
+bool Position::royal_safe_after(Move m, int army) const {
+  const Variant& v = *variant_;
+  PieceCode board[kMaxCells];
+  std::memcpy(board, board_.data(), sizeof(board));
+  switch (m.kind()) {
+    case MoveKind::kDrop:
+      board[m.to()] = make_piece(army, m.piece_type());
+      break;
+    case MoveKind::kCastling: {
+      const CastlingRule& rule = v.castling[m.castling_rule()];
+      PieceCode king = board[rule.king_from], rook = board[rule.rook_from];
+      board[rule.king_from] = board[rule.rook_from] = kEmpty;
+      board[rule.king_to] = king;
+      board[rule.rook_to] = rook;
+      break;
+    }
+    case MoveKind::kEnPassant:
+      board[ep_victim_] = kEmpty;
+      [[fallthrough]];
+    default:
+      board[m.to()] = board[m.from()];
+      board[m.from()] = kEmpty;
+      break;
+  }
+  int cells = v.geometry.cell_count();
+  for (Cell c = 0; c < cells; ++c) {
+    PieceCode p = board[c];
+    if (p == kEmpty || army_of(p) != army || !v.pieces[type_of(p)].royal) continue;
+    for (int e = 0; e < v.army_count(); ++e)
+      if (v.team_of_army[e] != v.team_of_army[army] && attacked_on(v, board, c, e, present_types_[e]))
+        return false;
+  }
+  return true;
+}
+
+void Position::generate_pseudo(int army, int orientation, MoveList& out) const {
+  const Variant& v = *variant_;
+  const MovementTables& tables = v.tables;
+  const LeapTarget* leaps = tables.leaps();
+  const Ray* rays = tables.rays();
+  const uint8_t* ray_cells = tables.ray_cells();
+  int team = v.team_of_army[army];
+  auto enemy = [&](PieceCode p) { return v.team_of_army[army_of(p)] != team; };
+  for (int i = 0; i < piece_count_[army]; ++i) {
+    Cell from = piece_cells_[army][i];
+    int type = type_of(board_[from]);
+    const PieceType& pt = v.pieces[type];
+    const CellSet* promotion_zone = pt.promotion_choices.empty() ? nullptr : &pt.promotion_zone[army];
+    auto emit = [&](Cell to, MoveKind kind) {
+      if (promotion_zone && promotion_zone->contains(to)) {
+        for (int choice : pt.promotion_choices) out.push(Move::promotion(from, to, choice));
+      } else {
+        out.push(Move::normal(from, to, kind));
+      }
+    };
+    const MoveSpan& span = tables.moves(orientation, type, from);
+    for (const LeapTarget *l = leaps + span.leap_begin, *end = l + span.leap_count; l != end; ++l) {
+      PieceCode q = board_[l->cell];
+      if (q == kEmpty) {
+        if (l->mode & kMoveOnly) emit(l->cell, MoveKind::kNormal);
+        else if (l->cell == ep_cell_ && pt.en_passant && enemy(board_[ep_victim_]))
+          out.push(Move::normal(from, l->cell, MoveKind::kEnPassant));
+      } else if ((l->mode & kCaptureOnly) && enemy(q)) {
+        emit(l->cell, MoveKind::kNormal);
+      }
+    }
+    for (const Ray *r = rays + span.ray_begin, *end = r + span.ray_count; r != end; ++r) {
+      const uint8_t* cells = ray_cells + r->begin;
+      MoveKind kind = r->double_step ? MoveKind::kDoubleStep : MoveKind::kNormal;
+      for (int k = 0; k < r->length; ++k) {
+        PieceCode q = board_[cells[k]];
+        if (q == kEmpty) {
+          if (k >= r->first_destination && (r->mode & kMoveOnly)) emit(cells[k], kind);
+          continue;
+        }
+        if (k >= r->first_destination && (r->mode & kCaptureOnly) && enemy(q)) emit(cells[k], kind);
+        break;
+      }
+    }
+  }
+}
+
+void Position::generate_castling(int army, MoveList& out) const {
+  const Variant& v = *variant_;
+  for (int i = 0; i < static_cast<int>(v.castling.size()); ++i) {
+    if (!(castling_rights_ >> i & 1)) continue;
+    const CastlingRule& rule = v.castling[i];
+    if (rule.army != army) continue;
+    bool ok = true;
+    for (Cell c : rule.must_be_empty) ok = ok && board_[c] == kEmpty;
+    for (Cell c : rule.must_not_be_attacked) {
+      if (!ok) break;
+      for (int e = 0; e < v.army_count() && ok; ++e)
+        if (v.team_of_army[e] != v.team_of_army[army] && is_attacked(c, e)) ok = false;
+    }
+    if (ok) out.push(Move::castling(rule.king_from, rule.king_to, i));
+  }
+}
+
+void Position::generate_drops(int army, MoveList& out) const {
+  const Variant& v = *variant_;
+  for (int t = 0; t < v.piece_count(); ++t) {
+    if (hands_[army][t] == 0) continue;
+    v.geometry.existing_cells().for_each([&](Cell c) {
+      if (board_[c] == kEmpty) out.push(Move::drop(t, c));
+    });
+  }
+}
+
+void Position::legal_moves(MoveList& out) const {
+  out.clear();
+  int army = army_to_move();
+  generate_pseudo(army, seat_, out);
+  if (!variant_->castling.empty()) generate_castling(army, out);
+  generate_drops(army, out);
+  CheckInfo info;
+  compute_check_info(army, info);
+  if (info.mode == CheckInfo::kNoCheckRule) return;
+  int kept = 0;
+  for (int i = 0; i < out.size(); ++i) {
+    Move m = out[i];
+    bool legal;
+    if (info.mode == CheckInfo::kSlow) {
+      legal = royal_safe_after(m, army);
+    } else if (m.kind() == MoveKind::kDrop) {
+      legal = info.checkers == 0 || (info.checkers == 1 && info.evasion_cells.contains(m.to()));
+    } else if (m.from() == info.royal || m.kind() == MoveKind::kEnPassant ||
+               m.kind() == MoveKind::kCastling || info.pinned.contains(m.from())) {
+      legal = royal_safe_after(m, army);
+    } else {
+      legal = info.checkers == 0 || (info.checkers == 1 && info.evasion_cells.contains(m.to()));
+    }
+    if (legal) out.begin()[kept++] = m;
+  }
+  out.truncate(kept);
+}
+
+}  // namespace fairyzero

@@ -1,0 +1,216 @@
+// Position state: placing pieces, play/undo with incremental hashing, and the FEN dialect.
+#include "core/position.h"
+
+#include <cctype>
+#include <sstream>
+
+namespace fairyzero {
+
+Position::Position(VariantPtr variant) { *this = from_fen(variant, variant->start_fen); }
+
+void Position::put_piece(PieceCode p, Cell c) {
+  int army = army_of(p), type = type_of(p);
+  board_[c] = p;
+  index_[c] = static_cast<uint8_t>(piece_count_[army]);
+  piece_cells_[army][piece_count_[army]++] = static_cast<uint8_t>(c);
+  if (type_count_[army][type]++ == 0) present_types_[army] |= 1u << type;
+  hash_ ^= variant_->piece_key(p, c);
+}
+
+void Position::remove_piece(Cell c) {
+  PieceCode p = board_[c];
+  int army = army_of(p), type = type_of(p);
+  hash_ ^= variant_->piece_key(p, c);
+  board_[c] = kEmpty;
+  uint8_t last = piece_cells_[army][--piece_count_[army]];
+  piece_cells_[army][index_[c]] = last;
+  index_[last] = index_[c];
+  if (--type_count_[army][type] == 0) present_types_[army] &= ~(1u << type);
+}
+
+void Position::move_piece(Cell from, Cell to) {
+  PieceCode p = board_[from];
+  hash_ ^= variant_->piece_key(p, from) ^ variant_->piece_key(p, to);
+  board_[to] = p;
+  board_[from] = kEmpty;
+  index_[to] = index_[from];
+  piece_cells_[army_of(p)][index_[to]] = static_cast<uint8_t>(to);
+}
+
+int Position::next_seat(int seat) const {
+  const std::vector<int>& order = variant_->turn_order;
+  int n = static_cast<int>(order.size());
+  int at = 0;
+  while (order[at] != seat) ++at;
+  for (int k = 1; k <= n; ++k) {
+    int s = order[(at + k) % n];
+    if (seat_in_game_[s]) return s;
+  }
+  return seat;
+}
+
+Cell Position::crossed_cell(Cell from, Cell to) const {
+  const Geometry& g = variant_->geometry;
+  int df = g.file_of(to) - g.file_of(from), dr = g.rank_of(to) - g.rank_of(from);
+  return g.cell(g.file_of(to) - (df > 0) + (df < 0), g.rank_of(to) - (dr > 0) + (dr < 0));
+}
+
+void Position::set_en_passant(Cell crossed, Cell to, int army) {
+  // Keep the cell only when an enemy en-passant piece could take there, as Stockfish does, so
+  // equal positions get equal FENs and hashes.
+  uint32_t takers = 0;
+  for (int t = 0; t < variant_->piece_count(); ++t)
+    if (variant_->pieces[t].en_passant) takers |= 1u << t;
+  for (int e = 0; e < variant_->army_count(); ++e) {
+    if (variant_->team_of_army[e] == variant_->team_of_army[army]) continue;
+    uint32_t present = present_types_[e] & takers;
+    if (!present) continue;
+    int o = variant_->attack_orientation(e);
+    const AttackNode* nodes = variant_->tables.attack_nodes();
+    for (const AttackPath* p = variant_->tables.attack_paths_begin(o, crossed);
+         p != variant_->tables.attack_paths_end(o, crossed); ++p) {
+      if (!(nodes[p->begin].types & present)) continue;
+      PieceCode q = board_[nodes[p->begin].cell];
+      if (q != kEmpty && army_of(q) == e && (nodes[p->begin].types & present) >> type_of(q) & 1) {
+        ep_cell_ = crossed;
+        ep_victim_ = to;
+        hash_ ^= variant_->en_passant_key(crossed);
+        return;
+      }
+    }
+  }
+}
+
+void Position::play(Move m) {
+  const Variant& v = *variant_;
+  int army = army_to_move();
+  UndoRecord r{m,
+               kEmpty,
+               kEmpty,
+               0,
+               static_cast<int16_t>(ep_cell_),
+               static_cast<int16_t>(ep_victim_),
+               castling_rights_,
+               halfmove_clock_,
+               hash_,
+               seat_};
+  hash_ ^= v.seat_key(seat_);
+  if (ep_cell_ != kNoCell) hash_ ^= v.en_passant_key(ep_cell_);
+  Cell old_ep = ep_cell_, old_victim = ep_victim_;
+  ep_cell_ = ep_victim_ = kNoCell;
+  Cell from = m.from(), to = m.to();
+  bool reset_clock = false;
+  switch (m.kind()) {
+    case MoveKind::kDrop: {
+      int type = m.piece_type();
+      hash_ ^= v.hand_key(army, type, hands_[army][type]);
+      --hands_[army][type];
+      hash_ ^= v.hand_key(army, type, hands_[army][type]);
+      put_piece(make_piece(army, type), to);
+      r.moved = board_[to];
+      break;
+    }
+    case MoveKind::kCastling: {
+      const CastlingRule& rule = v.castling[m.castling_rule()];
+      PieceCode king = board_[rule.king_from], rook = board_[rule.rook_from];
+      r.moved = king;
+      remove_piece(rule.king_from);
+      remove_piece(rule.rook_from);
+      put_piece(king, rule.king_to);
+      put_piece(rook, rule.rook_to);
+      break;
+    }
+    case MoveKind::kEnPassant:
+      r.moved = board_[from];
+      r.captured = board_[old_victim];
+      r.captured_cell = static_cast<uint8_t>(old_victim);
+      remove_piece(old_victim);
+      move_piece(from, to);
+      reset_clock = true;
+      break;
+    case MoveKind::kNormal:
+    case MoveKind::kDoubleStep: {
+      r.moved = board_[from];
+      if (board_[to] != kEmpty) {
+        r.captured = board_[to];
+        r.captured_cell = static_cast<uint8_t>(to);
+        remove_piece(to);
+        reset_clock = true;
+      }
+      move_piece(from, to);
+      if (m.is_promotion()) {
+        remove_piece(to);
+        put_piece(make_piece(army, m.piece_type()), to);
+      }
+      break;
+    }
+  }
+  if (m.kind() != MoveKind::kDrop && v.pieces[type_of(r.moved)].resets_move_count) reset_clock = true;
+  uint32_t cleared = castling_rights_ & (v.castling_mask(from) | v.castling_mask(to));
+  if (m.kind() == MoveKind::kCastling) {
+    const CastlingRule& rule = v.castling[m.castling_rule()];
+    cleared = castling_rights_ & (v.castling_mask(rule.king_from) | v.castling_mask(rule.rook_from));
+  }
+  for (uint32_t bits = cleared; bits; bits &= bits - 1) hash_ ^= v.castling_key(std::countr_zero(bits));
+  castling_rights_ &= ~cleared;
+  halfmove_clock_ = reset_clock ? 0 : halfmove_clock_ + 1;
+  if (m.kind() == MoveKind::kDoubleStep) set_en_passant(crossed_cell(from, to), to, army);
+  seat_ = next_seat(seat_);
+  hash_ ^= v.seat_key(seat_);
+  ++game_ply_;
+  history_.push_back(r);
+}
+
+void Position::undo() {
+  if (history_.empty()) throw std::logic_error("undo: no move to take back");
+  UndoRecord r = history_.back();
+  history_.pop_back();
+  const Variant& v = *variant_;
+  Move m = r.move;
+  int army = army_of(r.moved);
+  switch (m.kind()) {
+    case MoveKind::kDrop: {
+      remove_piece(m.to());
+      ++hands_[army][m.piece_type()];
+      break;
+    }
+    case MoveKind::kCastling: {
+      const CastlingRule& rule = v.castling[m.castling_rule()];
+      PieceCode rook = board_[rule.rook_to];
+      remove_piece(rule.king_to);
+      remove_piece(rule.rook_to);
+      put_piece(r.moved, rule.king_from);
+      put_piece(rook, rule.rook_from);
+      break;
+    }
+    default:
+      if (m.is_promotion()) {
+        remove_piece(m.to());
+        put_piece(r.moved, m.to());
+      }
+      move_piece(m.to(), m.from());
+      if (r.captured != kEmpty) put_piece(r.captured, r.captured_cell);
+      break;
+  }
+  ep_cell_ = r.ep_cell;
+  ep_victim_ = r.ep_victim;
+  castling_rights_ = r.castling_rights;
+  halfmove_clock_ = r.halfmove_clock;
+  seat_ = r.seat;
+  hash_ = r.hash;
+  --game_ply_;
+}
+
+uint64_t Position::compute_hash() const {
+  const Variant& v = *variant_;
+  uint64_t h = v.seat_key(seat_);
+  for (Cell c = 0; c < v.geometry.cell_count(); ++c)
+    if (board_[c] != kEmpty) h ^= v.piece_key(board_[c], c);
+  for (int a = 0; a < v.army_count(); ++a)
+    for (int t = 0; t < v.piece_count(); ++t) h ^= v.hand_key(a, t, hands_[a][t]);
+  for (uint32_t bits = castling_rights_; bits; bits &= bits - 1) h ^= v.castling_key(std::countr_zero(bits));
+  if (ep_cell_ != kNoCell) h ^= v.en_passant_key(ep_cell_);
+  return h;
+}
+
+}  // namespace fairyzero

@@ -1,0 +1,152 @@
+// A game position of any variant: board, hands, per-seat state, Zobrist hash and history, with
+// legal move generation, play/undo, attack queries and the game's outcome.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/move.h"
+#include "core/variant.h"
+
+namespace fairyzero {
+
+// A FEN that does not describe a position of the variant; the message names the field.
+class FenError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A move text that is malformed or not legal here; the message names the move and the reason.
+class MoveError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class Termination { kNone, kCheckmate, kStalemate, kRepetition, kMoveRule, kMaxPlies };
+const char* termination_name(Termination t);
+
+// Result of a finished game: a score per seat (1 win, 0.5 draw, 0 loss) and why it ended.
+struct Outcome {
+  Termination termination = Termination::kNone;
+  std::array<double, kMaxSeats> score{};
+  bool over() const { return termination != Termination::kNone; }
+};
+
+class Position {
+ public:
+  // The variant's start position.
+  explicit Position(VariantPtr variant);
+  // Throws FenError naming the field that is wrong.
+  static Position from_fen(VariantPtr variant, std::string_view fen);
+
+  const Variant& variant() const { return *variant_; }
+  const VariantPtr& variant_ptr() const { return variant_; }
+
+  // Fairy-Stockfish's FEN dialect: multi-digit empty runs, '*' for missing cells, hands in
+  // brackets after the board, castling KQkq, en-passant cell, clocks.
+  std::string fen() const;
+
+  PieceCode piece_at(Cell c) const { return board_[c]; }
+  int seat_to_move() const { return seat_; }
+  int army_to_move() const { return variant_->seats[seat_].army; }
+  uint64_t hash() const { return hash_; }
+  int hand_count(int army, int type) const { return hands_[army][type]; }
+  Cell en_passant_cell() const { return ep_cell_; }
+  uint32_t castling_rights() const { return castling_rights_; }
+  int halfmove_clock() const { return halfmove_clock_; }
+  int game_ply() const { return game_ply_; }  // plies since the variant's start (from FEN clocks)
+  int plies_played() const { return static_cast<int>(history_.size()); }
+
+  // Legal moves of the seat to move, in generation order.
+  void legal_moves(MoveList& out) const;
+  bool is_legal(Move m) const;
+  // Precondition: m is legal here.
+  void play(Move m);
+  // Takes back the last move played; throws std::logic_error when there is none.
+  void undo();
+
+  bool in_check() const;
+  // Is cell c attacked by any piece of the army, with the board as it stands?
+  bool is_attacked(Cell c, int by_army) const;
+
+  // Finished or not, and the score. `legal` are this position's legal moves (saves regenerating).
+  Outcome outcome() const;
+  Outcome outcome(const MoveList& legal) const;
+
+  // Move text in the variant's coordinates: "e2e4", "e7e8q", "P@e4", castling as the king's
+  // move ("e1g1"). parse_move throws MoveError saying why a move is malformed or illegal.
+  std::string move_text(Move m) const;
+  Move parse_move(std::string_view text) const;
+
+  // The hash computed from scratch; equals hash() unless incremental updates are broken.
+  uint64_t compute_hash() const;
+
+  // A text diagram of the board for terminals.
+  std::string diagram() const;
+
+ private:
+  struct UndoRecord {
+    Move move;
+    PieceCode moved;
+    PieceCode captured;
+    uint8_t captured_cell;
+    int16_t ep_cell;
+    int16_t ep_victim;
+    uint32_t castling_rights;
+    int halfmove_clock;
+    uint64_t hash;
+    int seat;
+  };
+  struct CheckInfo;  // checkers, block cells and pinned pieces of the seat to move
+
+  Position() = default;
+  void put_piece(PieceCode p, Cell c);
+  void remove_piece(Cell c);
+  void move_piece(Cell from, Cell to);
+  void generate_pseudo(int army, int orientation, MoveList& out) const;
+  void generate_castling(int army, MoveList& out) const;
+  void generate_drops(int army, MoveList& out) const;
+  void compute_check_info(int army, CheckInfo& info) const;
+  bool royal_safe_after(Move m, int army) const;
+  int next_seat(int seat) const;
+  bool any_royal_attacked(int army) const;
+  // The landing just before `to` on the straight line from `from` (the cell a double step crossed).
+  Cell crossed_cell(Cell from, Cell to) const;
+  // Records the e.p. cell when an enemy of `army` could take the piece on `to` there.
+  void set_en_passant(Cell crossed, Cell to, int army);
+  bool is_repetition() const;
+
+  VariantPtr variant_;
+  std::array<PieceCode, kMaxCells> board_{};
+  // Cells of each army's pieces, in no particular order; index_ maps a cell to its slot.
+  std::array<std::array<uint8_t, kMaxCells>, kMaxArmies> piece_cells_{};
+  std::array<int, kMaxArmies> piece_count_{};
+  std::array<uint8_t, kMaxCells> index_{};
+  std::array<std::array<int, kMaxPieceTypes>, kMaxArmies> type_count_{};
+  std::array<uint32_t, kMaxArmies> present_types_{};  // bit t set when the army has a type-t piece
+  std::array<std::array<int, kMaxPieceTypes>, kMaxArmies> hands_{};
+  int seat_ = 0;
+  std::array<bool, kMaxSeats> seat_in_game_{};
+  Cell ep_cell_ = kNoCell;
+  Cell ep_victim_ = kNoCell;
+  uint32_t castling_rights_ = 0;
+  int halfmove_clock_ = 0;
+  int game_ply_ = 0;
+  uint64_t hash_ = 0;
+  std::vector<UndoRecord> history_;
+};
+
+// Perft: the number of leaf nodes `depth` plies below the position (legal moves counted, not
+// played, at the last ply, as Stockfish and Fairy-Stockfish count).
+uint64_t perft(Position& pos, int depth);
+struct DivideEntry {
+  std::string move;
+  uint64_t nodes;
+};
+std::vector<DivideEntry> perft_divide(Position& pos, int depth);
+
+}  // namespace fairyzero

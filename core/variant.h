@@ -1,0 +1,127 @@
+// A variant: board, pieces, players and rule mechanisms, loaded from configs/variants/NAME.toml,
+// validated, and compiled into move tables. Immutable once built; shared as shared_ptr<const>.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/geometry.h"
+#include "core/movement.h"
+#include "core/movement_tables.h"
+#include "core/types.h"
+
+namespace fairyzero {
+
+// A variant file that cannot be used. The message names the file, line and field.
+class VariantError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct PieceType {
+  std::string name;        // "knight"
+  char letter = '?';       // FEN letter, upper case (army 0); army 1 uses lower case
+  std::string betza;       // as written in the file, for display; empty when only atoms are given
+  std::vector<MoveAtom> atoms;
+  bool royal = false;             // may not be left attacked when rules.check is on
+  bool en_passant = false;        // its initial multi-steps can be taken en passant; it takes so
+  bool resets_move_count = false;  // its moves reset the move-count (fifty-move) clock
+  std::vector<int> promotion_choices;                 // piece types, in the file's order
+  std::array<CellSet, kMaxArmies> promotion_zone{};  // per army: reaching it promotes
+  std::array<CellSet, kMaxArmies> initial_cells{};   // per army: where "initial" atoms apply
+};
+
+struct Seat {
+  std::string name;
+  int army = 0;
+  Direction forward = Direction::kNorth;
+  std::string fen;  // side-to-move token in FEN ("w", "b")
+};
+
+// A castling move as data: the king and rook cells before and after, the cells that must be
+// empty and the cells that must not be attacked (for chess: king start, crossed and end cells).
+struct CastlingRule {
+  int army = 0;
+  char fen = 'K';  // the castling-rights letter in FEN (upper case for army 0)
+  Cell king_from = 0, king_to = 0, rook_from = 0, rook_to = 0;
+  std::vector<Cell> must_be_empty;
+  std::vector<Cell> must_not_be_attacked;
+};
+
+// What happens to the seat to move when it has no legal move.
+enum class NoMoveResult { kLoss, kDraw, kWin };
+
+struct Rules {
+  bool check = true;  // royal pieces may not be left attacked; mate and stalemate apply
+  NoMoveResult checkmate = NoMoveResult::kLoss;
+  NoMoveResult stalemate = NoMoveResult::kDraw;
+  int move_rule = 50;   // draw after this many full moves without capture or reset move; 0 = off
+  int repetition = 3;   // draw at the n-th occurrence of a position; 0 = off
+  int max_plies = 0;    // draw when the game reaches this many plies; 0 = no limit
+};
+
+class Variant {
+ public:
+  // Metadata
+  std::string name;             // "chess"
+  std::string title;            // "Chess"
+  std::string provenance = "verified";
+  std::string note;
+  std::string fairy_stockfish;  // the name Fairy-Stockfish knows it by, or empty
+  std::string source_file;
+
+  Geometry geometry;
+  std::vector<PieceType> pieces;
+  std::vector<std::string> armies;   // army names; FEN upper case = army 0, lower case = army 1
+  std::vector<int> team_of_army;
+  std::vector<Seat> seats;
+  std::vector<int> turn_order;       // seat indices
+  std::vector<CastlingRule> castling;
+  Rules rules;
+  std::string start_fen;
+
+  // Compiled by finalize(): move tables per seat orientation and the Zobrist keys.
+  MovementTables tables;
+
+  int piece_count() const { return static_cast<int>(pieces.size()); }
+  int army_count() const { return static_cast<int>(armies.size()); }
+  int seat_count() const { return static_cast<int>(seats.size()); }
+  // Piece type of a FEN letter (either case), or -1.
+  int piece_by_letter(char letter) const;
+  PieceCode piece_code_of_letter(char letter) const;  // kEmpty when unknown
+  char letter_of(PieceCode p) const;
+  bool is_enemy(int army, PieceCode p) const {
+    return p != kEmpty && team_of_army[army_of(p)] != team_of_army[army];
+  }
+  // The seat whose orientation an army's pieces use when they attack (its first seat).
+  int attack_orientation(int army) const { return army_orientation_[army]; }
+
+  // Checks consistency and builds the tables; throws VariantError. Called by the loader.
+  void finalize();
+
+  // Zobrist keys, fixed by a seeded generator so hashes are the same in every run.
+  uint64_t piece_key(PieceCode p, Cell c) const { return piece_keys_[p * kMaxCells + c]; }
+  uint64_t seat_key(int seat) const { return seat_keys_[seat]; }
+  uint64_t castling_key(int rule) const { return castling_keys_[rule]; }
+  uint64_t en_passant_key(Cell c) const { return en_passant_keys_[c]; }
+  uint64_t hand_key(int army, int type, int count) const {
+    return hand_keys_[(army * kMaxPieceTypes + type) * kMaxHandCount + std::min(count, kMaxHandCount - 1)];
+  }
+  static constexpr int kMaxHandCount = 64;
+
+  // Castling rights a move touching a cell removes (king or rook leaving or being captured).
+  uint32_t castling_mask(Cell c) const { return castling_mask_[c]; }
+
+ private:
+  void build_zobrist();
+  std::array<int, kMaxArmies> army_orientation_{};
+  std::vector<uint64_t> piece_keys_, seat_keys_, castling_keys_, en_passant_keys_, hand_keys_;
+  std::array<uint32_t, kMaxCells> castling_mask_{};
+};
+
+using VariantPtr = std::shared_ptr<const Variant>;
+
+}  // namespace fairyzero

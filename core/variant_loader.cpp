@@ -1,0 +1,549 @@
+// The TOML variant loader: one function per section, each checking types and unknown keys.
+#include "core/variant_loader.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#define TOML_EXCEPTIONS 1
+#include <toml++/toml.h>
+
+#include "core/betza.h"
+#include "core/position.h"
+
+namespace fairyzero {
+namespace {
+
+class Loader {
+ public:
+  Loader(std::string source) : source_(std::move(source)) {}
+
+  VariantPtr load(const toml::table& root) {
+    check_keys(root, "", {"variant", "board", "zones", "players", "pieces", "rules", "castling", "setup"});
+    auto v = std::make_shared<Variant>();
+    v->source_file = source_;
+    read_metadata(root, *v);
+    read_board(root, *v);
+    read_players(root, *v);
+    read_pieces(root, *v);
+    read_rules(root, *v);
+    read_castling(root, *v);
+    const toml::table& setup = require_table(root, "setup", "");
+    check_keys(setup, "setup", {"fen"});
+    v->start_fen = require<std::string>(setup, "fen", "setup");
+    v->finalize();
+    default_initial_cells(*v, setup);
+    return v;
+  }
+
+ private:
+  [[noreturn]] void fail(const toml::source_region& at, const std::string& field, const std::string& what) const {
+    std::string line = at.begin.line ? ":" + std::to_string(at.begin.line) : "";
+    throw VariantError(source_ + line + ": " + (field.empty() ? "" : field + ": ") + what);
+  }
+
+  static std::string join(const std::string& section, const std::string& key) {
+    return section.empty() ? key : section + "." + key;
+  }
+
+  void check_keys(const toml::table& t, const std::string& section, std::set<std::string> allowed) const {
+    for (auto&& [key, node] : t)
+      if (!allowed.count(std::string(key.str())))
+        fail(key.source(), join(section, std::string(key.str())), "unknown key (allowed here: " + list(allowed) + ")");
+  }
+
+  static std::string list(const std::set<std::string>& names) {
+    std::string out;
+    for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+    return out;
+  }
+
+  template <typename T>
+  static const char* type_name() {
+    if constexpr (std::is_same_v<T, std::string>) return "a string";
+    else if constexpr (std::is_same_v<T, bool>) return "true or false";
+    else return "an integer";
+  }
+
+  template <typename T>
+  std::optional<T> get(const toml::table& t, const std::string& key, const std::string& section) const {
+    const toml::node* n = t.get(key);
+    if (!n) return std::nullopt;
+    std::optional<T> value;
+    if constexpr (std::is_same_v<T, int>) {
+      if (auto i = n->value_exact<int64_t>()) value = static_cast<int>(*i);
+    } else {
+      value = n->value_exact<T>();
+    }
+    if (!value) fail(n->source(), join(section, key), std::string("must be ") + type_name<T>());
+    return value;
+  }
+
+  template <typename T>
+  T require(const toml::table& t, const std::string& key, const std::string& section) const {
+    std::optional<T> value = get<T>(t, key, section);
+    if (!value) fail(t.source(), join(section, key), "missing (required)");
+    return *value;
+  }
+
+  const toml::table& require_table(const toml::table& t, const std::string& key, const std::string& section) const {
+    const toml::node* n = t.get(key);
+    if (!n) fail(t.source(), join(section, key), "the section is missing (required)");
+    if (!n->is_table()) fail(n->source(), join(section, key), "must be a table");
+    return *n->as_table();
+  }
+
+  // A list of strings, or one string standing for a list of one.
+  std::vector<std::string> strings(const toml::node& n, const std::string& field) const {
+    std::vector<std::string> out;
+    if (auto s = n.value_exact<std::string>()) return {*s};
+    const toml::array* arr = n.as_array();
+    if (!arr) fail(n.source(), field, "must be a string or a list of strings");
+    for (const toml::node& el : *arr) {
+      auto s = el.value_exact<std::string>();
+      if (!s) fail(el.source(), field, "must be a list of strings");
+      out.push_back(*s);
+    }
+    return out;
+  }
+
+  // Cells from zone names and cell specs ("e4", "a8-h8").
+  CellSet cells(const Variant& v, const toml::node& n, const std::string& field) const {
+    CellSet out;
+    for (const std::string& spec : strings(n, field)) {
+      if (const CellSet* zone = v.geometry.zone(spec)) {
+        out |= *zone;
+        continue;
+      }
+      try {
+        out |= v.geometry.parse_cells(spec);
+      } catch (const std::invalid_argument& e) {
+        fail(n.source(), field, std::string(e.what()) + " (nor the name of a zone)");
+      }
+    }
+    return out;
+  }
+
+  Cell one_cell(const Variant& v, const toml::node& n, const std::string& field) const {
+    auto s = n.value_exact<std::string>();
+    std::optional<Cell> c = s ? v.geometry.parse_cell(*s) : std::nullopt;
+    if (!c || !v.geometry.exists(*c)) fail(n.source(), field, "must be the name of a cell of the board");
+    return *c;
+  }
+
+  void read_metadata(const toml::table& root, Variant& v) const {
+    const toml::table& t = require_table(root, "variant", "");
+    check_keys(t, "variant", {"name", "title", "provenance", "note", "fairy_stockfish"});
+    v.name = require<std::string>(t, "name", "variant");
+    v.title = get<std::string>(t, "title", "variant").value_or(v.name);
+    v.provenance = get<std::string>(t, "provenance", "variant").value_or("verified");
+    if (v.provenance != "verified" && v.provenance != "partial" && v.provenance != "reconstructed")
+      fail(t.get("provenance")->source(), "variant.provenance", "must be verified, partial or reconstructed");
+    v.note = get<std::string>(t, "note", "variant").value_or("");
+    v.fairy_stockfish = get<std::string>(t, "fairy_stockfish", "variant").value_or("");
+  }
+
+  void read_board(const toml::table& root, Variant& v) const {
+    const toml::table& t = require_table(root, "board", "");
+    check_keys(t, "board", {"files", "ranks", "file_names", "rank_names", "missing", "solid_block"});
+    int files = require<int>(t, "files", "board"), ranks = require<int>(t, "ranks", "board");
+    if (files < 1 || files > kMaxFiles) fail(t.get("files")->source(), "board.files", "must be 1 to 16");
+    if (ranks < 1 || ranks > kMaxRanks) fail(t.get("ranks")->source(), "board.ranks", "must be 1 to 16");
+    v.geometry = Geometry(files, ranks);
+    auto names = [&](const char* key, int count) -> std::optional<std::vector<std::string>> {
+      const toml::node* n = t.get(key);
+      if (!n) return std::nullopt;
+      std::vector<std::string> list = strings(*n, std::string("board.") + key);
+      if (static_cast<int>(list.size()) != count)
+        fail(n->source(), std::string("board.") + key, "needs exactly " + std::to_string(count) + " names");
+      return list;
+    };
+    if (auto f = names("file_names", files)) v.geometry.set_file_names(*f);
+    if (auto r = names("rank_names", ranks)) v.geometry.set_rank_names(*r);
+    if (const toml::node* n = t.get("missing")) {
+      CellSet missing = cells(v, *n, "board.missing");
+      missing.for_each([&](Cell c) { v.geometry.set_missing(c); });
+    }
+    v.geometry.set_solid_block(get<bool>(t, "solid_block", "board").value_or(false));
+    if (const toml::node* z = root.get("zones")) {
+      if (!z->is_table()) fail(z->source(), "zones", "must be a table of name = cells");
+      for (auto&& [key, node] : *z->as_table())
+        v.geometry.add_zone(std::string(key.str()), cells(v, node, "zones." + std::string(key.str())));
+    }
+  }
+
+  void read_players(const toml::table& root, Variant& v) const {
+    const toml::node* n = root.get("players");
+    if (!n) {  // Two armies, White moving up first, as in chess.
+      v.armies = {"white", "black"};
+      v.team_of_army = {0, 1};
+      v.seats = {{"white", 0, Direction::kNorth, "w"}, {"black", 1, Direction::kSouth, "b"}};
+      v.turn_order = {0, 1};
+      return;
+    }
+    if (!n->is_table()) fail(n->source(), "players", "must be a table");
+    const toml::table& t = *n->as_table();
+    check_keys(t, "players", {"armies", "teams", "seats", "turn_order"});
+    if (!t.get("armies")) fail(t.source(), "players.armies", "missing (required): the army names");
+    v.armies = strings(*t.get("armies"), "players.armies");
+    auto army_index = [&](const std::string& name, const toml::node& at, const std::string& field) {
+      auto it = std::find(v.armies.begin(), v.armies.end(), name);
+      if (it == v.armies.end()) fail(at.source(), field, "'" + name + "' is not one of players.armies");
+      return static_cast<int>(it - v.armies.begin());
+    };
+    v.team_of_army.resize(v.armies.size());
+    for (size_t a = 0; a < v.armies.size(); ++a) v.team_of_army[a] = static_cast<int>(a);
+    if (const toml::node* teams = t.get("teams")) {
+      const toml::array* arr = teams->as_array();
+      if (!arr) fail(teams->source(), "players.teams", "must be a list of lists of army names");
+      std::vector<bool> seen(v.armies.size());
+      for (size_t i = 0; i < arr->size(); ++i)
+        for (const std::string& name : strings(*arr->get(i), "players.teams")) {
+          int a = army_index(name, *arr->get(i), "players.teams");
+          v.team_of_army[a] = static_cast<int>(i);
+          seen[a] = true;
+        }
+      for (size_t a = 0; a < seen.size(); ++a)
+        if (!seen[a]) fail(teams->source(), "players.teams", "army '" + v.armies[a] + "' is in no team");
+    }
+    const toml::node* seats = t.get("seats");
+    const toml::array* arr = seats ? seats->as_array() : nullptr;
+    if (!arr || arr->empty()) fail(t.source(), "players.seats", "must be a non-empty list of tables");
+    for (const toml::node& el : *arr) {
+      const toml::table* s = el.as_table();
+      if (!s) fail(el.source(), "players.seats", "each seat must be a table");
+      check_keys(*s, "players.seats", {"name", "army", "forward", "fen"});
+      Seat seat;
+      seat.name = require<std::string>(*s, "name", "players.seats");
+      seat.army = army_index(require<std::string>(*s, "army", "players.seats"), *s, "players.seats.army");
+      std::string forward = require<std::string>(*s, "forward", "players.seats");
+      static const std::map<std::string, Direction> kDirections = {
+          {"north", Direction::kNorth}, {"south", Direction::kSouth}, {"east", Direction::kEast}, {"west", Direction::kWest}};
+      if (!kDirections.count(forward)) fail(s->get("forward")->source(), "players.seats.forward", "must be north, south, east or west");
+      seat.forward = kDirections.at(forward);
+      seat.fen = require<std::string>(*s, "fen", "players.seats");
+      v.seats.push_back(seat);
+    }
+    std::vector<std::string> order;
+    if (const toml::node* o = t.get("turn_order")) order = strings(*o, "players.turn_order");
+    else
+      for (const Seat& s : v.seats) order.push_back(s.name);
+    for (const std::string& name : order) {
+      auto it = std::find_if(v.seats.begin(), v.seats.end(), [&](const Seat& s) { return s.name == name; });
+      if (it == v.seats.end()) fail(t.source(), "players.turn_order", "'" + name + "' is not a seat");
+      v.turn_order.push_back(static_cast<int>(it - v.seats.begin()));
+    }
+  }
+
+  std::vector<MoveAtom> explicit_atoms(const toml::array& arr, const std::string& field) const;
+  void read_pieces(const toml::table& root, Variant& v) const;
+  void read_rules(const toml::table& root, Variant& v) const;
+  void read_castling(const toml::table& root, Variant& v) const;
+  void default_initial_cells(Variant& v, const toml::table& setup) const;
+  void per_army_cells(const Variant& v, const toml::node& n, const std::string& field,
+                      std::array<CellSet, kMaxArmies>& out) const;
+
+  std::string source_;
+};
+
+std::vector<MoveAtom> Loader::explicit_atoms(const toml::array& arr, const std::string& field) const {
+  std::vector<MoveAtom> out;
+  for (const toml::node& el : arr) {
+    const toml::table* t = el.as_table();
+    if (!t) fail(el.source(), field, "each atom must be a table");
+    check_keys(*t, field, {"steps", "repeat", "min", "max", "mode", "initial", "symmetry"});
+    MoveAtom atom;
+    const toml::node* steps = t->get("steps");
+    const toml::array* list = steps ? steps->as_array() : nullptr;
+    if (!list || list->empty()) fail(t->source(), field + ".steps", "must be a list of [dx, dy] pairs");
+    for (const toml::node& s : *list) {
+      const toml::array* pair = s.as_array();
+      auto dx = pair && pair->size() == 2 ? pair->get(0)->value_exact<int64_t>() : std::nullopt;
+      auto dy = pair && pair->size() == 2 ? pair->get(1)->value_exact<int64_t>() : std::nullopt;
+      if (!dx || !dy || (*dx == 0 && *dy == 0) || std::abs(*dx) > 15 || std::abs(*dy) > 15)
+        fail(s.source(), field + ".steps", "each step is [dx, dy]: integers, not both 0, at most 15");
+      atom.steps.push_back({static_cast<int>(*dx), static_cast<int>(*dy)});
+    }
+    atom.repeat = get<bool>(*t, "repeat", field).value_or(false);
+    atom.min_steps = get<int>(*t, "min", field).value_or(1);
+    atom.max_steps = get<int>(*t, "max", field).value_or(0);
+    if (atom.min_steps < 1) fail(t->source(), field + ".min", "must be at least 1");
+    if (!atom.repeat && atom.min_steps > static_cast<int>(atom.steps.size()))
+      fail(t->source(), field + ".min", "is beyond the last step of the path");
+    std::string mode = get<std::string>(*t, "mode", field).value_or("both");
+    if (mode == "move") atom.mode = kMoveOnly;
+    else if (mode == "capture") atom.mode = kCaptureOnly;
+    else if (mode == "both") atom.mode = kMoveOrCapture;
+    else fail(t->get("mode")->source(), field + ".mode", "must be move, capture or both");
+    atom.initial_only = get<bool>(*t, "initial", field).value_or(false);
+    std::string symmetry = get<std::string>(*t, "symmetry", field).value_or("all");
+    // The images of the path under the board's symmetries: as given, left-right, or all eight.
+    std::vector<std::pair<int, int>> maps;  // (swap, signs) encoded below
+    auto transform = [](Offset o, int k) {
+      if (k & 4) std::swap(o.dx, o.dy);
+      if (k & 1) o.dx = -o.dx;
+      if (k & 2) o.dy = -o.dy;
+      return o;
+    };
+    std::vector<int> images;
+    if (symmetry == "none") images = {0};
+    else if (symmetry == "mirror") images = {0, 1};
+    else if (symmetry == "all") images = {0, 1, 2, 3, 4, 5, 6, 7};
+    else fail(t->get("symmetry")->source(), field + ".symmetry", "must be none, mirror or all");
+    for (int k : images) {
+      MoveAtom image = atom;
+      for (Offset& o : image.steps) o = transform(o, k);
+      if (std::find(out.begin(), out.end(), image) == out.end()) out.push_back(image);
+    }
+  }
+  return out;
+}
+
+void Loader::read_pieces(const toml::table& root, Variant& v) const {
+  const toml::table& all = require_table(root, "pieces", "");
+  // Keep the file's order: piece type numbers follow it.
+  std::vector<std::pair<std::string, const toml::table*>> ordered;
+  for (auto&& [key, node] : all) {
+    if (!node.is_table()) fail(node.source(), "pieces." + std::string(key.str()), "must be a table");
+    ordered.emplace_back(std::string(key.str()), node.as_table());
+  }
+  std::sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) {
+    return a.second->source().begin < b.second->source().begin;
+  });
+  for (auto& [name, t] : ordered) {
+    std::string section = "pieces." + name;
+    check_keys(*t, section, {"letter", "betza", "atoms", "royal", "en_passant", "resets_move_count", "promotion",
+                             "promotion_zone", "initial_cells"});
+    PieceType p;
+    p.name = name;
+    std::string letter = require<std::string>(*t, "letter", section);
+    if (letter.size() != 1 || !std::isalpha(static_cast<unsigned char>(letter[0])))
+      fail(t->get("letter")->source(), section + ".letter", "must be one letter");
+    p.letter = static_cast<char>(std::toupper(static_cast<unsigned char>(letter[0])));
+    if (auto betza = get<std::string>(*t, "betza", section)) {
+      p.betza = *betza;
+      try {
+        p.atoms = parse_betza(*betza);
+      } catch (const BetzaError& e) {
+        fail(t->get("betza")->source(), section + ".betza", e.what());
+      }
+    }
+    if (const toml::node* atoms = t->get("atoms")) {
+      if (!atoms->is_array()) fail(atoms->source(), section + ".atoms", "must be a list of atom tables");
+      for (const MoveAtom& a : explicit_atoms(*atoms->as_array(), section + ".atoms")) p.atoms.push_back(a);
+    }
+    if (p.atoms.empty()) fail(t->source(), section, "needs betza or atoms: how does it move?");
+    p.royal = get<bool>(*t, "royal", section).value_or(false);
+    p.en_passant = get<bool>(*t, "en_passant", section).value_or(false);
+    p.resets_move_count = get<bool>(*t, "resets_move_count", section).value_or(false);
+    v.pieces.push_back(p);
+  }
+  // Promotions and initial cells name other pieces and armies: a second pass.
+  for (size_t i = 0; i < ordered.size(); ++i) {
+    const toml::table& t = *ordered[i].second;
+    std::string section = "pieces." + ordered[i].first;
+    PieceType& p = v.pieces[i];
+    if (const toml::node* n = t.get("promotion")) {
+      for (const std::string& letter : strings(*n, section + ".promotion")) {
+        int type = letter.size() == 1 ? v.piece_by_letter(letter[0]) : -1;
+        if (type < 0) fail(n->source(), section + ".promotion", "'" + letter + "' is not a piece letter of this variant");
+        p.promotion_choices.push_back(type);
+      }
+      if (p.promotion_choices.empty()) fail(n->source(), section + ".promotion", "lists no piece");
+      const toml::node* zone = t.get("promotion_zone");
+      if (!zone) fail(t.source(), section + ".promotion_zone", "missing: where does it promote?");
+      per_army_cells(v, *zone, section + ".promotion_zone", p.promotion_zone);
+    }
+    if (const toml::node* n = t.get("initial_cells")) per_army_cells(v, *n, section + ".initial_cells", p.initial_cells);
+  }
+}
+
+void Loader::per_army_cells(const Variant& v, const toml::node& n, const std::string& field,
+                            std::array<CellSet, kMaxArmies>& out) const {
+  const toml::table* t = n.as_table();
+  if (!t) fail(n.source(), field, "must be a table: army = cells");
+  for (auto&& [key, node] : *t) {
+    auto it = std::find(v.armies.begin(), v.armies.end(), std::string(key.str()));
+    if (it == v.armies.end()) fail(key.source(), field, "'" + std::string(key.str()) + "' is not an army");
+    out[it - v.armies.begin()] = cells(v, node, field + "." + std::string(key.str()));
+  }
+}
+
+void Loader::read_rules(const toml::table& root, Variant& v) const {
+  const toml::node* n = root.get("rules");
+  if (!n) return;
+  if (!n->is_table()) fail(n->source(), "rules", "must be a table");
+  const toml::table& t = *n->as_table();
+  check_keys(t, "rules", {"check", "checkmate", "stalemate", "move_rule", "repetition", "max_plies"});
+  v.rules.check = get<bool>(t, "check", "rules").value_or(true);
+  auto result = [&](const char* key, NoMoveResult fallback) {
+    std::optional<std::string> s = get<std::string>(t, key, "rules");
+    if (!s) return fallback;
+    if (*s == "loss") return NoMoveResult::kLoss;
+    if (*s == "draw") return NoMoveResult::kDraw;
+    if (*s == "win") return NoMoveResult::kWin;
+    fail(t.get(key)->source(), std::string("rules.") + key, "must be loss, draw or win");
+  };
+  v.rules.checkmate = result("checkmate", NoMoveResult::kLoss);
+  v.rules.stalemate = result("stalemate", NoMoveResult::kDraw);
+  auto count = [&](const char* key, int fallback) {
+    int value = get<int>(t, key, "rules").value_or(fallback);
+    if (value < 0) fail(t.get(key)->source(), std::string("rules.") + key, "must be 0 (off) or more");
+    return value;
+  };
+  v.rules.move_rule = count("move_rule", 50);
+  v.rules.repetition = count("repetition", 3);
+  v.rules.max_plies = count("max_plies", 0);
+}
+
+void Loader::read_castling(const toml::table& root, Variant& v) const {
+  const toml::node* n = root.get("castling");
+  if (!n) return;
+  const toml::array* arr = n->as_array();
+  if (!arr) fail(n->source(), "castling", "must be an array of tables ([[castling]])");
+  for (const toml::node& el : *arr) {
+    const toml::table* t = el.as_table();
+    if (!t) fail(el.source(), "castling", "each castling rule must be a table");
+    check_keys(*t, "castling", {"army", "fen", "king", "rook", "must_be_empty", "must_not_be_attacked"});
+    CastlingRule rule;
+    std::string army = require<std::string>(*t, "army", "castling");
+    auto it = std::find(v.armies.begin(), v.armies.end(), army);
+    if (it == v.armies.end()) fail(t->get("army")->source(), "castling.army", "'" + army + "' is not an army");
+    rule.army = static_cast<int>(it - v.armies.begin());
+    std::string fen = require<std::string>(*t, "fen", "castling");
+    if (fen.size() != 1) fail(t->get("fen")->source(), "castling.fen", "must be one letter");
+    rule.fen = fen[0];
+    auto from_to = [&](const char* key, Cell& from, Cell& to) {
+      const toml::node* n = t->get(key);
+      const toml::array* pair = n ? n->as_array() : nullptr;
+      if (!pair || pair->size() != 2) fail(t->source(), std::string("castling.") + key, "must be [from, to] cell names");
+      from = one_cell(v, *pair->get(0), std::string("castling.") + key);
+      to = one_cell(v, *pair->get(1), std::string("castling.") + key);
+    };
+    from_to("king", rule.king_from, rule.king_to);
+    from_to("rook", rule.rook_from, rule.rook_to);
+    const Geometry& g = v.geometry;
+    // Defaults, as in chess: every cell between king and rook and both destinations empty
+    // (the two movers excepted); the king's start, crossed and end cells unattacked.
+    CellSet empty;
+    auto span = [&](Cell a, Cell b, bool inclusive, auto&& add) {
+      int fa = g.file_of(a), fb = g.file_of(b), r = g.rank_of(a);
+      int lo = std::min(fa, fb), hi = std::max(fa, fb);
+      for (int f = lo; f <= hi; ++f)
+        if (inclusive || (f != fa && f != fb)) add(g.cell(f, r));
+    };
+    if (g.rank_of(rule.king_from) != g.rank_of(rule.rook_from) || g.rank_of(rule.king_to) != g.rank_of(rule.king_from))
+      if (!t->get("must_be_empty") || !t->get("must_not_be_attacked"))
+        fail(t->source(), "castling", "king and rook are not on one rank: give must_be_empty and must_not_be_attacked");
+    if (const toml::node* e = t->get("must_be_empty")) {
+      empty = cells(v, *e, "castling.must_be_empty");
+    } else {
+      span(rule.king_from, rule.rook_from, false, [&](Cell c) { empty.insert(c); });
+      span(rule.king_from, rule.king_to, true, [&](Cell c) { empty.insert(c); });
+      span(rule.rook_from, rule.rook_to, true, [&](Cell c) { empty.insert(c); });
+      empty.erase(rule.king_from);
+      empty.erase(rule.rook_from);
+    }
+    empty.for_each([&](Cell c) { rule.must_be_empty.push_back(c); });
+    if (const toml::node* s = t->get("must_not_be_attacked")) {
+      cells(v, *s, "castling.must_not_be_attacked").for_each([&](Cell c) { rule.must_not_be_attacked.push_back(c); });
+    } else {
+      span(rule.king_from, rule.king_to, true, [&](Cell c) { rule.must_not_be_attacked.push_back(c); });
+    }
+    v.castling.push_back(rule);
+  }
+}
+
+// Initial-only moves (the pawn double step) apply by default on the cells where pieces of that
+// type stand in the start position, army by army.
+void Loader::default_initial_cells(Variant& v, const toml::table& setup) const {
+  std::shared_ptr<const Variant> view(&v, [](const Variant*) {});
+  Position start = [&] {
+    try {
+      return Position::from_fen(view, v.start_fen);
+    } catch (const FenError& e) {
+      fail(setup.get("fen")->source(), "setup.fen", e.what());
+    }
+  }();
+  bool changed = false;
+  for (int t = 0; t < v.piece_count(); ++t) {
+    PieceType& p = v.pieces[t];
+    bool uses_initial = std::any_of(p.atoms.begin(), p.atoms.end(), [](const MoveAtom& a) { return a.initial_only; });
+    if (!uses_initial) continue;
+    for (int a = 0; a < v.army_count(); ++a) {
+      if (!p.initial_cells[a].empty()) continue;
+      for (Cell c = 0; c < v.geometry.cell_count(); ++c)
+        if (start.piece_at(c) == make_piece(a, t)) p.initial_cells[a].insert(c);
+      changed = true;
+    }
+  }
+  if (changed) v.tables.build(v);
+}
+
+}  // namespace
+
+VariantPtr load_variant_text(std::string_view text, const std::string& source_name) {
+  toml::table root;
+  try {
+    root = toml::parse(text, source_name);
+  } catch (const toml::parse_error& e) {
+    throw VariantError(source_name + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
+  }
+  return Loader(source_name).load(root);
+}
+
+VariantPtr load_variant_file(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) throw VariantError(path + ": no such variant file");
+  toml::table root;
+  try {
+    root = toml::parse_file(path);
+  } catch (const toml::parse_error& e) {
+    throw VariantError(path + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
+  }
+  return Loader(path).load(root);
+}
+
+namespace {
+
+std::vector<std::filesystem::path> variant_dirs() {
+  std::vector<std::filesystem::path> dirs;
+  if (const char* env = std::getenv("FAIRYZERO_VARIANTS")) dirs.emplace_back(env);
+  dirs.emplace_back("configs/variants");
+#ifdef FAIRYZERO_SOURCE_DIR
+  dirs.emplace_back(std::filesystem::path(FAIRYZERO_SOURCE_DIR) / "configs" / "variants");
+#endif
+  return dirs;
+}
+
+}  // namespace
+
+VariantPtr find_variant(const std::string& name_or_path) {
+  std::error_code ec;
+  if (name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".toml"))
+    return load_variant_file(name_or_path);
+  std::string looked;
+  for (const auto& dir : variant_dirs()) {
+    std::filesystem::path file = dir / (name_or_path + ".toml");
+    if (std::filesystem::is_regular_file(file, ec)) return load_variant_file(file.string());
+    looked += " " + dir.string();
+  }
+  throw VariantError("unknown variant '" + name_or_path + "' (looked in:" + looked + ")");
+}
+
+std::vector<std::string> list_variants() {
+  std::error_code ec;
+  for (const auto& dir : variant_dirs()) {
+    if (!std::filesystem::is_directory(dir, ec)) continue;
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+      if (entry.path().extension() == ".toml") names.push_back(entry.path().stem().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+  return {};
+}
+
+}  // namespace fairyzero

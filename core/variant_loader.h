@@ -1,0 +1,25 @@
+// Loading variants from TOML files (configs/variants/NAME.toml), with errors that name the file,
+// line and field of every mistake. The schema is documented in docs/VARIANTS.md.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/variant.h"
+
+namespace fairyzero {
+
+// Reads, validates and compiles one variant file. Throws VariantError.
+VariantPtr load_variant_file(const std::string& path);
+// The same from text; `source_name` stands for the file name in error messages.
+VariantPtr load_variant_text(std::string_view text, const std::string& source_name);
+
+// Finds a variant by name ("chess") or path ("my/variant.toml"). Names are looked up in
+// $FAIRYZERO_VARIANTS, ./configs/variants and the source tree's configs/variants.
+// Throws VariantError listing where it looked.
+VariantPtr find_variant(const std::string& name_or_path);
+// Names of the variants in the first variants folder found, sorted.
+std::vector<std::string> list_variants();
+
+}  // namespace fairyzero

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs dependencies, builds FairyZero (Release) in build/, then runs a couple of the
+# fairyzero app's subcommands as a smoke demonstration.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+jobs="$(nproc)"
+
+bash scripts/install-deps.sh
+
+generator=(-G Ninja)
+if ! command -v ninja >/dev/null 2>&1; then
+  generator=(-G "Unix Makefiles")
+fi
+if [[ -f build/CMakeCache.txt ]]; then
+  generator=()
+fi
+cmake -S . -B build "${generator[@]}" -DCMAKE_BUILD_TYPE=Release
+cmake --build build -j "${jobs}"
+
+run() {
+  echo "[run-main] $*"
+  "$@"
+}
+run build/apps/fairyzero perft chess 4
+run build/apps/fairyzero random-game chess --seed 1
