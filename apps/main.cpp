@@ -1,11 +1,57 @@
+// fairyzero: one executable, one subcommand per job. Errors are caught here, once.
+#include <cstring>
 #include <iostream>
+
+#include "apps/arguments.h"
+#include "apps/commands.h"
 #include "core/position.h"
-#include "core/variant_loader.h"
-using namespace fairyzero;
+
+namespace {
+
+struct Subcommand {
+  const char* name;
+  int (*run)(const fairyzero::CommandArgs&);
+  const char* usage;
+};
+
+const Subcommand kSubcommands[] = {
+    {"perft", fairyzero::perft_command,
+     "perft VARIANT [--fen FEN] DEPTH [--divide]    count leaf nodes of the move tree (test of move generation)"},
+    {"play", fairyzero::play_command,
+     "play VARIANT [--fen FEN] [--random SEAT]      play in the terminal; SEAT (e.g. black) moves at random"},
+    {"random-game", fairyzero::random_game_command,
+     "random-game VARIANT [--seed N] [--max-plies N] [--quiet]   play one game of random legal moves"},
+    {"check", fairyzero::check_command, "check VARIANT|FILE.toml                       validate a variant file and summarise it"},
+    {"variants", fairyzero::variants_command, "variants                                      list the known variants"},
+};
+
+void print_usage(std::ostream& out) {
+  out << "FairyZero: self-play training, bots and balance reports for chess variants.\n\nUsage: fairyzero COMMAND ...\n";
+  for (const Subcommand& s : kSubcommands) out << "  fairyzero " << s.usage << "\n";
+  out << "\nVARIANT is a name from configs/variants (see `fairyzero variants`) or a path to a .toml file.\n";
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  auto v = find_variant(argv[1]);
-  int depth = std::atoi(argv[2]);
-  Position pos = argc > 3 ? Position::from_fen(v, argv[3]) : Position(v);
-  for (int i = 4; i < argc; ++i) pos.play(pos.parse_move(argv[i]));
-  for (auto& d : perft_divide(pos, depth)) std::cout << d.move << ": " << d.nodes << "\n";
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "help") || !std::strcmp(argv[1], "-h")) {
+    print_usage(std::cout);
+    return argc < 2 ? 2 : 0;
+  }
+  fairyzero::CommandArgs args(argv + 2, argv + argc);
+  for (const Subcommand& s : kSubcommands) {
+    if (std::strcmp(argv[1], s.name) != 0) continue;
+    try {
+      return s.run(args);
+    } catch (const fairyzero::UsageError& e) {
+      std::cerr << "fairyzero " << s.name << ": " << e.what() << "\nusage: fairyzero " << s.usage << "\n";
+      return 2;
+    } catch (const std::exception& e) {
+      std::cerr << "fairyzero " << s.name << ": error: " << e.what() << "\n";
+      return 1;
+    }
+  }
+  std::cerr << "fairyzero: unknown command '" << argv[1] << "'\n\n";
+  print_usage(std::cerr);
+  return 2;
 }

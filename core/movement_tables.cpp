@@ -129,14 +129,14 @@ void MovementTables::build(const Variant& v) {
 // For each target cell, a trie of reversed paths (target outward) from every capturing move of
 // every type, flattened into root-to-leaf paths. Straight lines share one path per direction.
 void MovementTables::build_attack_paths(int o) {
-  std::vector<std::vector<TrieNode>> tries(cell_count_, std::vector<TrieNode>(1, TrieNode{kNoCell}));
+  std::vector<std::vector<TrieNode>> tries(cell_count_, std::vector<TrieNode>(1, TrieNode{kNoCell, 0, {}}));
   auto insert = [&](Cell target, const std::vector<Cell>& reversed, int type) {
     std::vector<TrieNode>& trie = tries[target];
     int node = 0;
     for (Cell x : reversed) {
       auto it = trie[node].children.find(x);
       if (it == trie[node].children.end()) {
-        trie.push_back(TrieNode{x});
+        trie.push_back(TrieNode{x, 0, {}});
         it = trie[node].children.emplace(x, static_cast<int>(trie.size()) - 1).first;
       }
       node = it->second;

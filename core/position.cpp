@@ -96,7 +96,7 @@ void Position::play(Move m) {
                seat_};
   hash_ ^= v.seat_key(seat_);
   if (ep_cell_ != kNoCell) hash_ ^= v.en_passant_key(ep_cell_);
-  Cell old_ep = ep_cell_, old_victim = ep_victim_;
+  Cell old_victim = ep_victim_;
   ep_cell_ = ep_victim_ = kNoCell;
   Cell from = m.from(), to = m.to();
   bool reset_clock = false;

@@ -1,0 +1,24 @@
+// The subcommands of the fairyzero executable. Each returns the process exit status and throws
+// on errors, which main() reports once.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "core/variant.h"
+
+namespace fairyzero {
+
+using CommandArgs = std::vector<std::string>;
+
+int perft_command(const CommandArgs& args);
+int play_command(const CommandArgs& args);
+int random_game_command(const CommandArgs& args);
+int check_command(const CommandArgs& args);
+int variants_command(const CommandArgs& args);
+
+// Loads a variant by name or path and warns on stderr when its setup is not verified.
+VariantPtr load_variant_for_user(const std::string& name_or_path);
+
+}  // namespace fairyzero
