@@ -22,5 +22,8 @@ run() {
   echo "[run-main] $*"
   "$@"
 }
-run build/apps/fairyzero perft chess 4
+# The main job until the training loop lands: prove the rules core on the default variant
+# (chess) and on Very Heavy Chess, then play one game of random legal moves.
+run build/apps/fairyzero perft chess 5
+run build/apps/fairyzero perft very-heavy-chess 4
 run build/apps/fairyzero random-game chess --seed 1
