@@ -133,14 +133,16 @@ Position Position::from_fen(VariantPtr variant, std::string_view fen) {
   }
 
   // Fields 5 and 6: the move-count clock and the move number.
+  auto clock = [&](const std::string& text, const char* what) {
+    if (text.size() > 1 && text[0] == '-' && text.find_first_not_of("0123456789", 1) == std::string::npos)
+      fail(fen, std::string("the ") + what + " is negative");
+    if (text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos)
+      fail(fen, std::string("the clocks must be whole numbers, but the ") + what + " is '" + text + "'");
+    return std::stoi(text);
+  };
   int fullmove = 1;
-  try {
-    if (fields.size() > 4) pos.halfmove_clock_ = std::stoi(fields[4]);
-    if (fields.size() > 5) fullmove = std::max(1, std::stoi(fields[5]));
-  } catch (const std::exception&) {
-    fail(fen, "the clocks must be numbers");
-  }
-  if (pos.halfmove_clock_ < 0) fail(fen, "the move-count clock is negative");
+  if (fields.size() > 4) pos.halfmove_clock_ = clock(fields[4], "move-count clock");
+  if (fields.size() > 5) fullmove = std::max(1, clock(fields[5], "move number"));
   if (fields.size() > 6) fail(fen, "it has more than six fields");
   int turn_index = 0;
   while (v.turn_order[turn_index] != pos.seat_) ++turn_index;

@@ -322,6 +322,10 @@ void Loader::read_pieces(const toml::table& root, Variant& v) const {
     if (letter.size() != 1 || !std::isalpha(static_cast<unsigned char>(letter[0])))
       fail(t->get("letter")->source(), section + ".letter", "must be one letter");
     p.letter = static_cast<char>(std::toupper(static_cast<unsigned char>(letter[0])));
+    for (const PieceType& other : v.pieces)
+      if (other.letter == p.letter)
+        fail(t->get("letter")->source(), section + ".letter",
+             std::string("the letter ") + p.letter + " is already used by pieces." + other.name);
     if (auto betza = get<std::string>(*t, "betza", section)) {
       p.betza = *betza;
       try {

@@ -1,0 +1,185 @@
+// Random-game fuzz of every variant: invariants of move generation, play/undo, hashing and FEN.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <exception>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/position.h"
+#include "core/variant_loader.h"
+
+namespace fairyzero {
+namespace {
+
+constexpr uint32_t kBaseSeed = 7001;
+
+struct FuzzPlan {
+  int games;
+  int max_plies;
+};
+
+// Sized so each variant takes under 6 s on a 2-core machine (Release build): big boards have many
+// moves per ply and long games, so they get fewer games.
+FuzzPlan plan_for(const Variant& v) {
+  int cells = v.geometry.cell_count();
+  if (cells <= 36) return {400, 400};
+  if (cells <= 64) return {300, 400};
+  if (cells <= 80) return {200, 400};
+  return {30, 300};
+}
+
+std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
+  std::string out = info.param;
+  for (char& c : out)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return out;
+}
+
+// Plays seeded random games and checks the position's invariants at every ply.
+class GameFuzzer {
+ public:
+  GameFuzzer(VariantPtr v, std::string name) : v_(std::move(v)), name_(std::move(name)) {}
+
+  // Plays one game; returns false after the first failed check so the report stays short.
+  bool play_game(uint32_t seed, int max_plies) {
+    seed_ = seed;
+    std::mt19937 rng(seed);
+    Position pos(v_);
+    std::vector<std::string> fens;
+    std::vector<uint64_t> hashes;
+    for (ply_ = 0; ply_ < max_plies; ++ply_) {
+      fen_ = pos.fen();
+      fens.push_back(fen_);
+      hashes.push_back(pos.hash());
+      MoveList moves;
+      pos.legal_moves(moves);
+      if (!check_position(pos, moves)) return false;
+      Outcome outcome = pos.outcome(moves);
+      if (moves.empty()) {
+        EXPECT_TRUE(outcome.over()) << where() << "no legal moves but the game is not over";
+        EXPECT_EQ(outcome.termination,
+                  pos.in_check() ? Termination::kCheckmate : Termination::kStalemate)
+            << where() << "no legal moves: termination " << termination_name(outcome.termination);
+      }
+      if (::testing::Test::HasFailure()) return false;
+      if (outcome.over()) break;
+      pos.play(moves[static_cast<int>(rng() % static_cast<uint32_t>(moves.size()))]);
+    }
+
+    // Walk the whole game back: every earlier position must come back exactly.
+    fen_ = pos.fen();
+    EXPECT_EQ(pos.plies_played(), static_cast<int>(fens.size()) - (ply_ < max_plies ? 1 : 0))
+        << where();
+    while (pos.plies_played() > 0) {
+      pos.undo();
+      ply_ = pos.plies_played();
+      fen_ = fens[ply_];
+      EXPECT_EQ(pos.fen(), fens[ply_]) << where() << "undo while walking back";
+      EXPECT_EQ(pos.hash(), hashes[ply_]) << where() << "undo while walking back";
+      if (::testing::Test::HasFailure()) return false;
+    }
+    EXPECT_THROW(pos.undo(), std::logic_error) << where() << "undo at the start position";
+    return !::testing::Test::HasFailure();
+  }
+
+ private:
+  std::string where() const {
+    return name_ + ", seed " + std::to_string(seed_) + ", ply " + std::to_string(ply_) +
+           "\nFEN: " + fen_ + "\n";
+  }
+
+  // A royal piece of `army` attacked by an enemy army, as "e1 by army 1", or "" when none is.
+  std::string attacked_royal(const Position& pos, int army) const {
+    const Variant& v = *v_;
+    for (Cell c = 0; c < v.geometry.cell_count(); ++c) {
+      if (!v.geometry.exists(c)) continue;
+      PieceCode p = pos.piece_at(c);
+      if (p == kEmpty || army_of(p) != army || !v.pieces[type_of(p)].royal) continue;
+      for (int enemy = 0; enemy < v.army_count(); ++enemy) {
+        if (v.team_of_army[enemy] == v.team_of_army[army]) continue;
+        if (pos.is_attacked(c, enemy)) {
+          return v.geometry.cell_name(c) + " by army " + std::to_string(enemy);
+        }
+      }
+    }
+    return "";
+  }
+
+  bool check_position(Position& pos, const MoveList& moves) {
+    const Variant& v = *v_;
+    EXPECT_EQ(pos.hash(), pos.compute_hash()) << where() << "incremental hash is wrong";
+
+    Position reparsed = Position::from_fen(v_, fen_);
+    EXPECT_EQ(reparsed.fen(), fen_) << where() << "FEN does not round-trip";
+    EXPECT_EQ(reparsed.hash(), pos.hash()) << where() << "hash differs after FEN round-trip";
+
+    std::vector<Move> sorted(moves.begin(), moves.end());
+    std::sort(sorted.begin(), sorted.end());
+    auto dup = std::adjacent_find(sorted.begin(), sorted.end());
+    EXPECT_TRUE(dup == sorted.end()) << where() << "move " << pos.move_text(*dup)
+                                     << " is generated twice";
+
+    const int mover = pos.army_to_move();
+    if (v.rules.check) {
+      EXPECT_EQ(pos.in_check(), !attacked_royal(pos, mover).empty())
+          << where() << "in_check() disagrees with is_attacked on the royal pieces";
+    }
+    if (::testing::Test::HasFailure()) return false;
+
+    const uint64_t hash = pos.hash();
+    for (Move m : moves) {
+      const std::string text = pos.move_text(m);
+      try {
+        EXPECT_EQ(pos.parse_move(text), m) << where() << "parse_move('" << text << "')";
+      } catch (const MoveError& error) {
+        ADD_FAILURE() << where() << "parse_move('" << text << "') threw: " << error.what();
+      }
+      pos.play(m);
+      EXPECT_EQ(pos.hash(), pos.compute_hash()) << where() << "incremental hash wrong after "
+                                                << text << ", FEN after: " << pos.fen();
+      if (v.rules.check) {
+        std::string attacked = attacked_royal(pos, mover);
+        EXPECT_EQ(attacked, "") << where() << "legal move " << text
+                                << " leaves a royal piece attacked: " << attacked
+                                << ", FEN after: " << pos.fen();
+      }
+      pos.undo();
+      EXPECT_EQ(pos.hash(), hash) << where() << "hash not restored by undo of " << text;
+      EXPECT_EQ(pos.fen(), fen_) << where() << "FEN not restored by undo of " << text;
+      if (::testing::Test::HasFailure()) return false;
+    }
+    return true;
+  }
+
+  VariantPtr v_;
+  std::string name_;
+  uint32_t seed_ = 0;
+  int ply_ = 0;
+  std::string fen_;
+};
+
+class RandomGameFuzz : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RandomGameFuzz, InvariantsHoldAtEveryPly) {
+  const std::string& name = GetParam();
+  VariantPtr v = find_variant(name);
+  EXPECT_EQ(Position::from_fen(v, v->start_fen).fen(), Position(v).fen()) << name;
+  const FuzzPlan plan = plan_for(*v);
+  GameFuzzer fuzzer(v, name);
+  for (int game = 0; game < plan.games; ++game) {
+    if (!fuzzer.play_game(kBaseSeed + static_cast<uint32_t>(game), plan.max_plies)) break;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Variants, RandomGameFuzz, ::testing::ValuesIn(list_variants()),
+                         test_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(RandomGameFuzz);
+
+}  // namespace
+}  // namespace fairyzero
