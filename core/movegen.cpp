@@ -87,10 +87,18 @@ void Position::compute_check_info(int army, CheckInfo& info) const {
       if (n == end) continue;
       PieceCode q = board_[n->cell];
       if (army_of(q) == e) {
-        if ((n->types >> type_of(q) & 1) && !info.checker_cells.contains(n->cell)) {
-          info.checker_cells.insert(n->cell);
-          ++info.checkers;
-          for (const AttackNode* b = nodes + p->begin; b <= n; ++b) info.evasion_cells.insert(b->cell);
+        if (n->types >> type_of(q) & 1) {
+          CellSet path_cells;
+          for (const AttackNode* b = nodes + p->begin; b <= n; ++b) path_cells.insert(b->cell);
+          if (!info.checker_cells.contains(n->cell)) {
+            info.checker_cells.insert(n->cell);
+            ++info.checkers;
+            info.evasion_cells |= path_cells;
+          } else {
+            // The same checker along a second path (a curved rider can have two): a block must
+            // stop both, so only cells on both paths (and the checker itself) still help.
+            info.evasion_cells &= path_cells;
+          }
         }
         continue;
       }

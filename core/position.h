@@ -140,6 +140,12 @@ class Position {
   std::vector<UndoRecord> history_;
 };
 
+// The legal moves of a position as a range: `for (Move m : LegalMoves(pos))`.
+class LegalMoves : public MoveList {
+ public:
+  explicit LegalMoves(const Position& pos) { pos.legal_moves(*this); }
+};
+
 // Perft: the number of leaf nodes `depth` plies below the position (legal moves counted, not
 // played, at the last ply, as Stockfish and Fairy-Stockfish count).
 uint64_t perft(Position& pos, int depth);
