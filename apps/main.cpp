@@ -16,25 +16,33 @@ struct Subcommand {
 
 const Subcommand kSubcommands[] = {
     {"perft", fairyzero::perft_command,
-     "perft VARIANT [--fen FEN] DEPTH [--divide]    count leaf nodes of the move tree (test of move generation)"},
+     "perft VARIANT [--fen FEN] DEPTH [--divide]    count leaf nodes of the move tree (test of "
+     "move generation)"},
     {"play", fairyzero::play_command,
-     "play VARIANT [--fen FEN] [--random SEAT]      play in the terminal; SEAT (e.g. black) moves at random"},
+     "play VARIANT [--fen FEN] [--random SEAT]      play in the terminal; SEAT (e.g. black) moves "
+     "at random"},
     {"random-game", fairyzero::random_game_command,
-     "random-game VARIANT [--seed N] [--max-plies N] [--quiet]   play one game of random legal moves"},
-    {"check", fairyzero::check_command, "check VARIANT|FILE.toml                       validate a variant file and summarise it"},
-    {"variants", fairyzero::variants_command, "variants                                      list the known variants"},
+     "random-game VARIANT [--seed N] [--max-plies N] [--quiet]   play one game of random legal "
+     "moves"},
+    {"check", fairyzero::check_command,
+     "check VARIANT|FILE.toml                       validate a variant file and summarise it"},
+    {"variants", fairyzero::variants_command,
+     "variants                                      list the known variants"},
 };
 
 void print_usage(std::ostream& out) {
-  out << "FairyZero: self-play training, bots and balance reports for chess variants.\n\nUsage: fairyzero COMMAND ...\n";
+  out << "FairyZero: self-play training, bots and balance reports for chess variants.\n\nUsage: "
+         "fairyzero COMMAND ...\n";
   for (const Subcommand& s : kSubcommands) out << "  fairyzero " << s.usage << "\n";
-  out << "\nVARIANT is a name from configs/variants (see `fairyzero variants`) or a path to a .toml file.\n";
+  out << "\nVARIANT is a name from configs/variants (see `fairyzero variants`) or a path to a "
+         ".toml file.\n";
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "help") || !std::strcmp(argv[1], "-h")) {
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "help") ||
+      !std::strcmp(argv[1], "-h")) {
     print_usage(std::cout);
     return argc < 2 ? 2 : 0;
   }
@@ -44,7 +52,8 @@ int main(int argc, char** argv) {
     try {
       return s.run(args);
     } catch (const fairyzero::UsageError& e) {
-      std::cerr << "fairyzero " << s.name << ": " << e.what() << "\nusage: fairyzero " << s.usage << "\n";
+      std::cerr << "fairyzero " << s.name << ": " << e.what() << "\nusage: fairyzero " << s.usage
+                << "\n";
       return 2;
     } catch (const std::exception& e) {
       std::cerr << "fairyzero " << s.name << ": error: " << e.what() << "\n";

@@ -38,7 +38,8 @@ int play_command(const CommandArgs& raw) {
     Outcome outcome = pos.outcome(moves);
     if (outcome.over()) {
       std::cout << "Game over: " << termination_name(outcome.termination);
-      for (int s = 0; s < v->seat_count(); ++s) std::cout << ", " << v->seats[s].name << " " << outcome.score[s];
+      for (int s = 0; s < v->seat_count(); ++s)
+        std::cout << ", " << v->seats[s].name << " " << outcome.score[s];
       std::cout << "\n";
       return 0;
     }
@@ -57,15 +58,19 @@ int play_command(const CommandArgs& raw) {
     line.erase(line.find_last_not_of(" \t\r") + 1);
     if (line.empty()) continue;
     if (line == "quit" || line == "exit") return 0;
-    if (line == "help") print_help();
-    else if (line == "fen") std::cout << pos.fen() << "\n";
-    else if (line == "board") std::cout << pos.diagram();
+    if (line == "help")
+      print_help();
+    else if (line == "fen")
+      std::cout << pos.fen() << "\n";
+    else if (line == "board")
+      std::cout << pos.diagram();
     else if (line == "moves") {
       for (Move m : moves) std::cout << pos.move_text(m) << " ";
       std::cout << "\n";
     } else if (line == "undo") {
       int back = random_seat >= 0 ? 2 : 1;
-      if (pos.plies_played() < back) std::cout << "nothing to take back\n";
+      if (pos.plies_played() < back)
+        std::cout << "nothing to take back\n";
       else {
         for (int i = 0; i < back; ++i) pos.undo();
         std::cout << pos.diagram();

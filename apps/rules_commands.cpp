@@ -69,8 +69,10 @@ int random_game_command(const CommandArgs& raw) {
   std::cout << "Moves: " << record << "\n";
   std::cout << "Final position: " << pos.fen() << "\n";
   if (outcome.over()) {
-    std::cout << "Result after " << pos.plies_played() << " plies: " << termination_name(outcome.termination);
-    for (int s = 0; s < v->seat_count(); ++s) std::cout << ", " << v->seats[s].name << " " << outcome.score[s];
+    std::cout << "Result after " << pos.plies_played()
+              << " plies: " << termination_name(outcome.termination);
+    for (int s = 0; s < v->seat_count(); ++s)
+      std::cout << ", " << v->seats[s].name << " " << outcome.score[s];
     std::cout << "\n";
   } else {
     std::cout << "Stopped unfinished after " << pos.plies_played() << " plies (--max-plies)\n";
@@ -84,14 +86,19 @@ int check_command(const CommandArgs& raw) {
   VariantPtr v = find_variant(args.positional()[0]);
   const Geometry& g = v->geometry;
   std::cout << v->title << " (" << v->name << ") from " << v->source_file << ": OK\n"
-            << "  board " << g.files() << " x " << g.ranks() << ", " << g.existing_cells().size() << " cells";
+            << "  board " << g.files() << " x " << g.ranks() << ", " << g.existing_cells().size()
+            << " cells";
   if (g.solid_block()) std::cout << ", solid-block rule";
-  std::cout << "\n  setup " << v->provenance << (v->note.empty() ? "" : ": " + v->note) << "\n  pieces:";
+  std::cout << "\n  setup " << v->provenance << (v->note.empty() ? "" : ": " + v->note)
+            << "\n  pieces:";
   for (const PieceType& p : v->pieces)
-    std::cout << " " << p.letter << "=" << p.name << (p.betza.empty() ? "" : "(" + p.betza + ")") << (p.royal ? "[royal]" : "");
+    std::cout << " " << p.letter << "=" << p.name << (p.betza.empty() ? "" : "(" + p.betza + ")")
+              << (p.royal ? "[royal]" : "");
   std::cout << "\n  seats:";
-  for (int s : v->turn_order) std::cout << " " << v->seats[s].name << "(army " << v->armies[v->seats[s].army] << ")";
-  std::cout << "\n  castling rules: " << v->castling.size() << "\n  start: " << v->start_fen << "\n";
+  for (int s : v->turn_order)
+    std::cout << " " << v->seats[s].name << "(army " << v->armies[v->seats[s].army] << ")";
+  std::cout << "\n  castling rules: " << v->castling.size() << "\n  start: " << v->start_fen
+            << "\n";
   Position pos(v);
   MoveList moves;
   pos.legal_moves(moves);

@@ -32,8 +32,10 @@ int main(int argc, char** argv) {
   int repeat = 3;
   bool quick = false;
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--quick")) quick = true;
-    else if (!std::strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = std::max(1, std::atoi(argv[++i]));
+    if (!std::strcmp(argv[i], "--quick"))
+      quick = true;
+    else if (!std::strcmp(argv[i], "--repeat") && i + 1 < argc)
+      repeat = std::max(1, std::atoi(argv[++i]));
     else {
       std::fprintf(stderr, "usage: perft_bench [--quick] [--repeat N]\n");
       return 2;
@@ -46,8 +48,8 @@ int main(int argc, char** argv) {
        "current Fairy-Stockfish large-board build, depth 5, one core (figure from the issue)"},
   };
   bool have_engine = testing::FairyStockfish::available();
-  std::printf("%-18s %5s %12s %10s %14s | %14s %8s\n", "variant", "depth", "nodes", "seconds", "nodes/s",
-              "F-SF nodes/s", "ratio");
+  std::printf("%-18s %5s %12s %10s %14s | %14s %8s\n", "variant", "depth", "nodes", "seconds",
+              "nodes/s", "F-SF nodes/s", "ratio");
   for (const BenchCase& c : cases) {
     VariantPtr v = find_variant(c.variant);
     Position pos(v);
@@ -67,7 +69,8 @@ int main(int argc, char** argv) {
       testing::FairyStockfish::PerftResult result = engine.perft(pos.fen(), c.depth);
       if (result.nodes != nodes) {
         std::fprintf(stderr, "%s: node counts differ: ours %llu, Fairy-Stockfish %llu\n", c.variant,
-                     static_cast<unsigned long long>(nodes), static_cast<unsigned long long>(result.nodes));
+                     static_cast<unsigned long long>(nodes),
+                     static_cast<unsigned long long>(result.nodes));
         return 1;
       }
       theirs = result.nodes / result.seconds;
@@ -77,8 +80,8 @@ int main(int argc, char** argv) {
       note = c.reference_note;
     }
     std::printf("%-18s %5d %12llu %10.3f %14.0f | %14.0f %8.2f  %s\n", c.variant, c.depth,
-                static_cast<unsigned long long>(nodes), best, ours, theirs, theirs > 0 ? ours / theirs : 0.0,
-                note.c_str());
+                static_cast<unsigned long long>(nodes), best, ours, theirs,
+                theirs > 0 ? ours / theirs : 0.0, note.c_str());
   }
   return 0;
 }

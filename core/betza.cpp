@@ -177,11 +177,8 @@ class Parser {
           ++pos_;
           continue;
         case 'f':
-        case 'b':
-          dirs |= read_vertical_token(c);
-          continue;
-        default:
-          break;
+        case 'b': dirs |= read_vertical_token(c); continue;
+        default: break;
       }
       break;
     }
@@ -265,23 +262,12 @@ class Parser {
     const char next = peek(pos_ + 1);
     uint32_t pair = 0;
     switch (next) {
-      case 'l':
-        pair = f ? kDirFL : kDirBL;
-        break;
-      case 'r':
-        pair = f ? kDirFR : kDirBR;
-        break;
-      case 's':
-        pair = f ? kDirFS : kDirBS;
-        break;
-      case 'f':
-        pair = f ? uint32_t{kDirFF} : 0u;
-        break;
-      case 'b':
-        pair = f ? 0u : uint32_t{kDirBB};
-        break;
-      default:
-        break;
+      case 'l': pair = f ? kDirFL : kDirBL; break;
+      case 'r': pair = f ? kDirFR : kDirBR; break;
+      case 's': pair = f ? kDirFS : kDirBS; break;
+      case 'f': pair = f ? uint32_t{kDirFF} : 0u; break;
+      case 'b': pair = f ? 0u : uint32_t{kDirBB}; break;
+      default: break;
     }
     pos_ += pair != 0 ? 2 : 1;
     return pair != 0 ? pair : (f ? kDirF : kDirB);

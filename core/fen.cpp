@@ -45,35 +45,45 @@ Position Position::from_fen(VariantPtr variant, std::string_view fen) {
     std::string where = "rank " + g.rank_names()[std::max(rank, 0)];
     if (ch == '/') {
       if (file != g.files())
-        fail(fen, where + " has " + std::to_string(file) + " cells, the board has " + std::to_string(g.files()) + " files");
+        fail(fen, where + " has " + std::to_string(file) + " cells, the board has " +
+                      std::to_string(g.files()) + " files");
       if (i == board.size()) break;
       if (--rank < 0) fail(fen, "more than " + std::to_string(g.ranks()) + " ranks");
       file = 0;
     } else if (std::isdigit(static_cast<unsigned char>(ch))) {
       int run = 0;
-      while (i < board.size() && std::isdigit(static_cast<unsigned char>(board[i]))) run = run * 10 + (board[i++] - '0');
+      while (i < board.size() && std::isdigit(static_cast<unsigned char>(board[i])))
+        run = run * 10 + (board[i++] - '0');
       --i;
       for (int k = 0; k < run; ++k, ++file) {
-        if (file >= g.files()) fail(fen, where + " is longer than " + std::to_string(g.files()) + " files");
-        if (!g.exists(g.cell(file, rank))) fail(fen, "cell " + g.cell_name(g.cell(file, rank)) + " is missing from this board: write it as '*'");
+        if (file >= g.files())
+          fail(fen, where + " is longer than " + std::to_string(g.files()) + " files");
+        if (!g.exists(g.cell(file, rank)))
+          fail(fen, "cell " + g.cell_name(g.cell(file, rank)) +
+                        " is missing from this board: write it as '*'");
       }
     } else if (ch == '*') {
-      if (file >= g.files()) fail(fen, where + " is longer than " + std::to_string(g.files()) + " files");
-      if (g.exists(g.cell(file, rank))) fail(fen, "'*' marks a missing cell, but " + g.cell_name(g.cell(file, rank)) + " exists");
+      if (file >= g.files())
+        fail(fen, where + " is longer than " + std::to_string(g.files()) + " files");
+      if (g.exists(g.cell(file, rank)))
+        fail(fen, "'*' marks a missing cell, but " + g.cell_name(g.cell(file, rank)) + " exists");
       ++file;
     } else if (ch == '~') {
       // Fairy-Stockfish marks promoted pieces with '~'; this engine keeps no such flag yet.
     } else {
       PieceCode p = v.piece_code_of_letter(ch);
       if (p == kEmpty) fail(fen, std::string("unknown piece letter '") + ch + "' in " + where);
-      if (file >= g.files()) fail(fen, where + " is longer than " + std::to_string(g.files()) + " files");
+      if (file >= g.files())
+        fail(fen, where + " is longer than " + std::to_string(g.files()) + " files");
       Cell c = g.cell(file, rank);
       if (!g.exists(c)) fail(fen, "a piece stands on the missing cell " + g.cell_name(c));
       pos.put_piece(p, c);
       ++file;
     }
   }
-  if (rank != 0) fail(fen, std::to_string(g.ranks() - rank) + " ranks given, the board has " + std::to_string(g.ranks()));
+  if (rank != 0)
+    fail(fen, std::to_string(g.ranks() - rank) + " ranks given, the board has " +
+                  std::to_string(g.ranks()));
   for (char ch : hand) {
     PieceCode p = v.piece_code_of_letter(ch);
     if (p == kEmpty) fail(fen, std::string("unknown piece letter '") + ch + "' in the hand");
@@ -101,13 +111,14 @@ Position Position::from_fen(VariantPtr variant, std::string_view fen) {
       int rule = -1;
       for (int i = 0; i < static_cast<int>(v.castling.size()); ++i)
         if (v.castling[i].fen == ch) rule = i;
-      if (rule < 0) fail(fen, std::string("castling right '") + ch + "' is not defined by this variant");
+      if (rule < 0)
+        fail(fen, std::string("castling right '") + ch + "' is not defined by this variant");
       const CastlingRule& r = v.castling[rule];
       PieceCode king = pos.board_[r.king_from], rook = pos.board_[r.rook_from];
-      if (king == kEmpty || army_of(king) != r.army || !v.pieces[type_of(king)].royal || rook == kEmpty ||
-          army_of(rook) != r.army)
-        fail(fen, std::string("castling right '") + ch + "' needs the king on " + g.cell_name(r.king_from) +
-                      " and the rook on " + g.cell_name(r.rook_from));
+      if (king == kEmpty || army_of(king) != r.army || !v.pieces[type_of(king)].royal ||
+          rook == kEmpty || army_of(rook) != r.army)
+        fail(fen, std::string("castling right '") + ch + "' needs the king on " +
+                      g.cell_name(r.king_from) + " and the rook on " + g.cell_name(r.rook_from));
       if (!(pos.castling_rights_ >> rule & 1)) pos.hash_ ^= v.castling_key(rule);
       pos.castling_rights_ |= 1u << rule;
     }
@@ -116,7 +127,8 @@ Position Position::from_fen(VariantPtr variant, std::string_view fen) {
   // Field 4: the en-passant cell; kept only when a capture there is possible, as Stockfish does.
   if (fields.size() > 3 && fields[3] != "-") {
     std::optional<Cell> ep = g.parse_cell(fields[3]);
-    if (!ep || !g.exists(*ep)) fail(fen, "en-passant field '" + fields[3] + "' is not a cell of this board");
+    if (!ep || !g.exists(*ep))
+      fail(fen, "en-passant field '" + fields[3] + "' is not a cell of this board");
     int prev = pos.seat_;
     for (int s = 0; s < v.seat_count(); ++s)
       if (pos.next_seat(s) == pos.seat_) prev = s;
@@ -134,10 +146,13 @@ Position Position::from_fen(VariantPtr variant, std::string_view fen) {
 
   // Fields 5 and 6: the move-count clock and the move number.
   auto clock = [&](const std::string& text, const char* what) {
-    if (text.size() > 1 && text[0] == '-' && text.find_first_not_of("0123456789", 1) == std::string::npos)
+    if (text.size() > 1 && text[0] == '-' &&
+        text.find_first_not_of("0123456789", 1) == std::string::npos)
       fail(fen, std::string("the ") + what + " is negative");
-    if (text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos)
-      fail(fen, std::string("the clocks must be whole numbers, but the ") + what + " is '" + text + "'");
+    if (text.empty() || text.size() > 9 ||
+        text.find_first_not_of("0123456789") != std::string::npos)
+      fail(fen,
+           std::string("the clocks must be whole numbers, but the ") + what + " is '" + text + "'");
     return std::stoi(text);
   };
   int fullmove = 1;

@@ -42,18 +42,24 @@ Outcome Position::outcome(const MoveList& legal) const {
   auto score_all = [&](double value_for_mover) {
     int mover_team = v.team_of_army[army_to_move()];
     for (int s = 0; s < v.seat_count(); ++s)
-      o.score[s] = v.team_of_army[v.seats[s].army] == mover_team ? value_for_mover : 1.0 - value_for_mover;
+      o.score[s] =
+          v.team_of_army[v.seats[s].army] == mover_team ? value_for_mover : 1.0 - value_for_mover;
   };
-  auto value = [](NoMoveResult r) { return r == NoMoveResult::kWin ? 1.0 : r == NoMoveResult::kDraw ? 0.5 : 0.0; };
+  auto value = [](NoMoveResult r) {
+    return r == NoMoveResult::kWin ? 1.0 : r == NoMoveResult::kDraw ? 0.5 : 0.0;
+  };
   if (legal.empty()) {
     bool check = in_check();
     o.termination = check ? Termination::kCheckmate : Termination::kStalemate;
     score_all(value(check ? v.rules.checkmate : v.rules.stalemate));
     return o;
   }
-  if (v.rules.move_rule > 0 && halfmove_clock_ >= 2 * v.rules.move_rule) o.termination = Termination::kMoveRule;
-  else if (is_repetition()) o.termination = Termination::kRepetition;
-  else if (v.rules.max_plies > 0 && game_ply_ >= v.rules.max_plies) o.termination = Termination::kMaxPlies;
+  if (v.rules.move_rule > 0 && halfmove_clock_ >= 2 * v.rules.move_rule)
+    o.termination = Termination::kMoveRule;
+  else if (is_repetition())
+    o.termination = Termination::kRepetition;
+  else if (v.rules.max_plies > 0 && game_ply_ >= v.rules.max_plies)
+    o.termination = Termination::kMaxPlies;
   if (o.over()) score_all(0.5);
   return o;
 }
@@ -71,7 +77,8 @@ std::string Position::move_text(Move m) const {
     return std::string(1, v.pieces[m.piece_type()].letter) + "@" + g.cell_name(m.to());
   std::string text = g.cell_name(m.from()) + g.cell_name(m.to());
   if (m.is_promotion())
-    text += static_cast<char>(std::tolower(static_cast<unsigned char>(v.pieces[m.piece_type()].letter)));
+    text += static_cast<char>(
+        std::tolower(static_cast<unsigned char>(v.pieces[m.piece_type()].letter)));
   return text;
 }
 
@@ -87,24 +94,28 @@ Move Position::parse_move(std::string_view text) const {
   std::string_view rest = text;
   if (text.size() > 2 && text[1] == '@') {
     int type = v.piece_by_letter(text[0]);
-    if (type < 0) throw MoveError("move " + quoted + ": '" + text[0] + "' is not a piece of this variant");
-    throw MoveError("move " + quoted + " is not legal here: no such piece in hand or the cell is not free");
+    if (type < 0)
+      throw MoveError("move " + quoted + ": '" + text[0] + "' is not a piece of this variant");
+    throw MoveError("move " + quoted +
+                    " is not legal here: no such piece in hand or the cell is not free");
   }
   std::optional<Cell> from = g.read_cell(rest);
   std::optional<Cell> to = from ? g.read_cell(rest) : std::nullopt;
   if (!from || !to || rest.size() > 1)
     throw MoveError("move " + quoted + " is malformed: write the start and end cells, e.g. " +
-                    (legal.empty() ? std::string("e2e4") : move_text(legal[0])) + ", with a promotion letter if any");
+                    (legal.empty() ? std::string("e2e4") : move_text(legal[0])) +
+                    ", with a promotion letter if any");
   if (!g.exists(*from) || !g.exists(*to))
     throw MoveError("move " + quoted + " uses a cell that is missing from this board");
   PieceCode p = board_[*from];
-  if (p == kEmpty) throw MoveError("move " + quoted + ": there is no piece on " + g.cell_name(*from));
+  if (p == kEmpty)
+    throw MoveError("move " + quoted + ": there is no piece on " + g.cell_name(*from));
   if (army_of(p) != army_to_move())
-    throw MoveError("move " + quoted + ": the piece on " + g.cell_name(*from) + " is not " + v.seats[seat_].name + "'s");
+    throw MoveError("move " + quoted + ": the piece on " + g.cell_name(*from) + " is not " +
+                    v.seats[seat_].name + "'s");
   bool same_cells = false;
   for (Move m : legal) same_cells = same_cells || (m.from() == *from && m.to() == *to);
-  if (same_cells)
-    throw MoveError("move " + quoted + " needs a valid promotion letter (or none)");
+  if (same_cells) throw MoveError("move " + quoted + " needs a valid promotion letter (or none)");
   MoveList pseudo;
   generate_pseudo(army_to_move(), seat_, pseudo);
   for (Move m : pseudo)

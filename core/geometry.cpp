@@ -54,11 +54,13 @@ CellSet Geometry::parse_cells(std::string_view text) const {
   size_t dash = text.find('-');
   std::string_view first = text.substr(0, dash);
   std::optional<Cell> a = parse_cell(first);
-  if (!a) throw std::invalid_argument("'" + std::string(text) + "' is not a cell or a range of cells");
+  if (!a)
+    throw std::invalid_argument("'" + std::string(text) + "' is not a cell or a range of cells");
   Cell b = *a;
   if (dash != std::string_view::npos) {
     std::optional<Cell> end = parse_cell(text.substr(dash + 1));
-    if (!end) throw std::invalid_argument("'" + std::string(text) + "' is not a cell or a range of cells");
+    if (!end)
+      throw std::invalid_argument("'" + std::string(text) + "' is not a cell or a range of cells");
     b = *end;
   }
   int f0 = std::min(file_of(*a), file_of(b)), f1 = std::max(file_of(*a), file_of(b));

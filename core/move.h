@@ -15,7 +15,13 @@ namespace fairyzero {
 //   bits 21-23  MoveKind
 //   bits 24-28  index of the castling rule (castling moves only)
 // The value 0 is "no move".
-enum class MoveKind : uint8_t { kNormal = 0, kDoubleStep = 1, kEnPassant = 2, kCastling = 3, kDrop = 4 };
+enum class MoveKind : uint8_t {
+  kNormal = 0,
+  kDoubleStep = 1,
+  kEnPassant = 2,
+  kCastling = 3,
+  kDrop = 4
+};
 
 class Move {
  public:
@@ -30,7 +36,8 @@ class Move {
   }
   static constexpr Move castling(Cell king_from, Cell king_to, int rule) {
     return Move(static_cast<uint32_t>(king_from) | static_cast<uint32_t>(king_to) << 8 |
-                static_cast<uint32_t>(MoveKind::kCastling) << 21 | static_cast<uint32_t>(rule) << 24);
+                static_cast<uint32_t>(MoveKind::kCastling) << 21 |
+                static_cast<uint32_t>(rule) << 24);
   }
   static constexpr Move drop(int type, Cell to) {
     return Move(static_cast<uint32_t>(to) << 8 | static_cast<uint32_t>(type + 1) << 16 |
@@ -40,7 +47,9 @@ class Move {
   constexpr Cell from() const { return bits_ & 0xff; }
   constexpr Cell to() const { return (bits_ >> 8) & 0xff; }
   constexpr MoveKind kind() const { return static_cast<MoveKind>((bits_ >> 21) & 7); }
-  constexpr bool is_promotion() const { return kind() != MoveKind::kDrop && ((bits_ >> 16) & 31) != 0; }
+  constexpr bool is_promotion() const {
+    return kind() != MoveKind::kDrop && ((bits_ >> 16) & 31) != 0;
+  }
   // Promotion choice or dropped piece type; -1 when the move has neither.
   constexpr int piece_type() const { return static_cast<int>((bits_ >> 16) & 31) - 1; }
   constexpr int castling_rule() const { return (bits_ >> 24) & 31; }

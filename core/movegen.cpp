@@ -13,7 +13,8 @@ namespace {
 bool attacked_on(const Variant& v, const PieceCode* board, Cell c, int by, uint32_t present) {
   int o = v.attack_orientation(by);
   const AttackNode* nodes = v.tables.attack_nodes();
-  for (const AttackPath* p = v.tables.attack_paths_begin(o, c); p != v.tables.attack_paths_end(o, c); ++p) {
+  for (const AttackPath* p = v.tables.attack_paths_begin(o, c);
+       p != v.tables.attack_paths_end(o, c); ++p) {
     if (!(p->types & present)) continue;
     const AttackNode* n = nodes + p->begin;
     for (const AttackNode* end = n + p->length; n != end; ++n) {
@@ -52,7 +53,9 @@ bool Position::any_royal_attacked(int army) const {
   return false;
 }
 
-bool Position::in_check() const { return variant_->rules.check && any_royal_attacked(army_to_move()); }
+bool Position::in_check() const {
+  return variant_->rules.check && any_royal_attacked(army_to_move());
+}
 
 void Position::compute_check_info(int army, CheckInfo& info) const {
   const Variant& v = *variant_;
@@ -118,9 +121,7 @@ bool Position::royal_safe_after(Move m, int army) const {
   PieceCode board[kMaxCells];
   std::memcpy(board, board_.data(), sizeof(board));
   switch (m.kind()) {
-    case MoveKind::kDrop:
-      board[m.to()] = make_piece(army, m.piece_type());
-      break;
+    case MoveKind::kDrop: board[m.to()] = make_piece(army, m.piece_type()); break;
     case MoveKind::kCastling: {
       const CastlingRule& rule = v.castling[m.castling_rule()];
       PieceCode king = board[rule.king_from], rook = board[rule.rook_from];
@@ -129,9 +130,7 @@ bool Position::royal_safe_after(Move m, int army) const {
       board[rule.rook_to] = rook;
       break;
     }
-    case MoveKind::kEnPassant:
-      board[ep_victim_] = kEmpty;
-      [[fallthrough]];
+    case MoveKind::kEnPassant: board[ep_victim_] = kEmpty; [[fallthrough]];
     default:
       board[m.to()] = board[m.from()];
       board[m.from()] = kEmpty;
@@ -142,7 +141,8 @@ bool Position::royal_safe_after(Move m, int army) const {
     PieceCode p = board[c];
     if (p == kEmpty || army_of(p) != army || !v.pieces[type_of(p)].royal) continue;
     for (int e = 0; e < v.army_count(); ++e)
-      if (v.team_of_army[e] != v.team_of_army[army] && attacked_on(v, board, c, e, present_types_[e]))
+      if (v.team_of_army[e] != v.team_of_army[army] &&
+          attacked_on(v, board, c, e, present_types_[e]))
         return false;
   }
   return true;
@@ -160,7 +160,8 @@ void Position::generate_pseudo(int army, int orientation, MoveList& out) const {
     Cell from = piece_cells_[army][i];
     int type = type_of(board_[from]);
     const PieceType& pt = v.pieces[type];
-    const CellSet* promotion_zone = pt.promotion_choices.empty() ? nullptr : &pt.promotion_zone[army];
+    const CellSet* promotion_zone =
+        pt.promotion_choices.empty() ? nullptr : &pt.promotion_zone[army];
     auto emit = [&](Cell to, MoveKind kind) {
       if (promotion_zone && promotion_zone->contains(to)) {
         for (int choice : pt.promotion_choices) out.push(Move::promotion(from, to, choice));
@@ -172,7 +173,8 @@ void Position::generate_pseudo(int army, int orientation, MoveList& out) const {
     for (const LeapTarget *l = leaps + span.leap_begin, *end = l + span.leap_count; l != end; ++l) {
       PieceCode q = board_[l->cell];
       if (q == kEmpty) {
-        if (l->mode & kMoveOnly) emit(l->cell, MoveKind::kNormal);
+        if (l->mode & kMoveOnly)
+          emit(l->cell, MoveKind::kNormal);
         else if (l->cell == ep_cell_ && pt.en_passant && enemy(board_[ep_victim_]))
           out.push(Move::normal(from, l->cell, MoveKind::kEnPassant));
       } else if ((l->mode & kCaptureOnly) && enemy(q)) {

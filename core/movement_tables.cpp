@@ -87,8 +87,10 @@ void MovementTables::build(const Variant& v) {
           if (single) {
             auto same = std::find_if(leaps.begin(), leaps.end(),
                                      [&](const LeapTarget& l) { return l.cell == path[0]; });
-            if (same != leaps.end()) same->mode |= atom.mode;
-            else leaps.push_back({static_cast<uint8_t>(path[0]), static_cast<uint8_t>(atom.mode)});
+            if (same != leaps.end())
+              same->mode |= atom.mode;
+            else
+              leaps.push_back({static_cast<uint8_t>(path[0]), static_cast<uint8_t>(atom.mode)});
             continue;
           }
           Ray ray{};
@@ -129,7 +131,8 @@ void MovementTables::build(const Variant& v) {
 // For each target cell, a trie of reversed paths (target outward) from every capturing move of
 // every type, flattened into root-to-leaf paths. Straight lines share one path per direction.
 void MovementTables::build_attack_paths(int o) {
-  std::vector<std::vector<TrieNode>> tries(cell_count_, std::vector<TrieNode>(1, TrieNode{kNoCell, 0, {}}));
+  std::vector<std::vector<TrieNode>> tries(cell_count_,
+                                           std::vector<TrieNode>(1, TrieNode{kNoCell, 0, {}}));
   auto insert = [&](Cell target, const std::vector<Cell>& reversed, int type) {
     std::vector<TrieNode>& trie = tries[target];
     int node = 0;
@@ -170,7 +173,8 @@ void MovementTables::build_attack_paths(int o) {
     auto walk = [&](auto&& self, int node) -> void {
       if (node != 0) stack.push_back(node);
       if (trie[node].children.empty() && node != 0) {
-        AttackPath path{static_cast<uint32_t>(attack_nodes_.size()), static_cast<uint16_t>(stack.size()), 0};
+        AttackPath path{static_cast<uint32_t>(attack_nodes_.size()),
+                        static_cast<uint16_t>(stack.size()), 0};
         for (int n : stack) {
           attack_nodes_.push_back({static_cast<uint8_t>(trie[n].cell), trie[n].types});
           path.types |= trie[n].types;

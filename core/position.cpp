@@ -145,13 +145,16 @@ void Position::play(Move m) {
       break;
     }
   }
-  if (m.kind() != MoveKind::kDrop && v.pieces[type_of(r.moved)].resets_move_count) reset_clock = true;
+  if (m.kind() != MoveKind::kDrop && v.pieces[type_of(r.moved)].resets_move_count)
+    reset_clock = true;
   uint32_t cleared = castling_rights_ & (v.castling_mask(from) | v.castling_mask(to));
   if (m.kind() == MoveKind::kCastling) {
     const CastlingRule& rule = v.castling[m.castling_rule()];
-    cleared = castling_rights_ & (v.castling_mask(rule.king_from) | v.castling_mask(rule.rook_from));
+    cleared =
+        castling_rights_ & (v.castling_mask(rule.king_from) | v.castling_mask(rule.rook_from));
   }
-  for (uint32_t bits = cleared; bits; bits &= bits - 1) hash_ ^= v.castling_key(std::countr_zero(bits));
+  for (uint32_t bits = cleared; bits; bits &= bits - 1)
+    hash_ ^= v.castling_key(std::countr_zero(bits));
   castling_rights_ &= ~cleared;
   halfmove_clock_ = reset_clock ? 0 : halfmove_clock_ + 1;
   if (m.kind() == MoveKind::kDoubleStep) set_en_passant(crossed_cell(from, to), to, army);
@@ -208,7 +211,8 @@ uint64_t Position::compute_hash() const {
     if (board_[c] != kEmpty) h ^= v.piece_key(board_[c], c);
   for (int a = 0; a < v.army_count(); ++a)
     for (int t = 0; t < v.piece_count(); ++t) h ^= v.hand_key(a, t, hands_[a][t]);
-  for (uint32_t bits = castling_rights_; bits; bits &= bits - 1) h ^= v.castling_key(std::countr_zero(bits));
+  for (uint32_t bits = castling_rights_; bits; bits &= bits - 1)
+    h ^= v.castling_key(std::countr_zero(bits));
   if (ep_cell_ != kNoCell) h ^= v.en_passant_key(ep_cell_);
   return h;
 }

@@ -38,7 +38,8 @@ PieceCode Variant::piece_code_of_letter(char letter) const {
 
 char Variant::letter_of(PieceCode p) const {
   char letter = pieces[type_of(p)].letter;
-  return army_of(p) == 0 ? letter : static_cast<char>(std::tolower(static_cast<unsigned char>(letter)));
+  return army_of(p) == 0 ? letter
+                         : static_cast<char>(std::tolower(static_cast<unsigned char>(letter)));
 }
 
 void Variant::build_zobrist() {
@@ -47,28 +48,32 @@ void Variant::build_zobrist() {
     keys.resize(n);
     for (uint64_t& k : keys) k = gen.next();
   };
-  fill(piece_keys_, static_cast<size_t>(make_piece(kMaxArmies - 1, kMaxPieceTypes - 1) + 1) * kMaxCells);
+  fill(piece_keys_,
+       static_cast<size_t>(make_piece(kMaxArmies - 1, kMaxPieceTypes - 1) + 1) * kMaxCells);
   fill(seat_keys_, kMaxSeats);
   fill(castling_keys_, 32);
   fill(en_passant_keys_, kMaxCells);
   fill(hand_keys_, static_cast<size_t>(kMaxArmies) * kMaxPieceTypes * kMaxHandCount);
   // An empty hand contributes nothing, so positions without drops hash as if hands did not exist.
   for (int a = 0; a < kMaxArmies; ++a)
-    for (int t = 0; t < kMaxPieceTypes; ++t) hand_keys_[(a * kMaxPieceTypes + t) * kMaxHandCount] = 0;
+    for (int t = 0; t < kMaxPieceTypes; ++t)
+      hand_keys_[(a * kMaxPieceTypes + t) * kMaxHandCount] = 0;
 }
 
 void Variant::finalize() {
   const std::string where = source_file.empty() ? name : source_file;
   auto fail = [&](const std::string& what) { throw VariantError(where + ": " + what); };
   if (pieces.empty()) fail("no pieces are defined");
-  if (piece_count() > kMaxPieceTypes) fail("more than " + std::to_string(kMaxPieceTypes) + " piece types");
+  if (piece_count() > kMaxPieceTypes)
+    fail("more than " + std::to_string(kMaxPieceTypes) + " piece types");
   if (armies.empty() || army_count() > kMaxArmies) fail("a variant has 1 to 4 armies");
   if (seats.empty() || seat_count() > kMaxSeats) fail("a variant has 1 to 4 seats");
   if (castling.size() > 31) fail("more than 31 castling rules");
   for (int t = 0; t < piece_count(); ++t)
     for (int u = 0; u < t; ++u)
       if (pieces[t].letter == pieces[u].letter)
-        fail("pieces '" + pieces[u].name + "' and '" + pieces[t].name + "' share the letter " + pieces[t].letter);
+        fail("pieces '" + pieces[u].name + "' and '" + pieces[t].name + "' share the letter " +
+             pieces[t].letter);
   for (int a = 0; a < army_count(); ++a) {
     army_orientation_[a] = -1;
     for (int s = seat_count() - 1; s >= 0; --s)

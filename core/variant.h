@@ -22,14 +22,14 @@ class VariantError : public std::runtime_error {
 };
 
 struct PieceType {
-  std::string name;        // "knight"
-  char letter = '?';       // FEN letter, upper case (army 0); army 1 uses lower case
-  std::string betza;       // as written in the file, for display; empty when only atoms are given
+  std::string name;   // "knight"
+  char letter = '?';  // FEN letter, upper case (army 0); army 1 uses lower case
+  std::string betza;  // as written in the file, for display; empty when only atoms are given
   std::vector<MoveAtom> atoms;
-  bool royal = false;             // may not be left attacked when rules.check is on
-  bool en_passant = false;        // its initial multi-steps can be taken en passant; it takes so
+  bool royal = false;              // may not be left attacked when rules.check is on
+  bool en_passant = false;         // its initial multi-steps can be taken en passant; it takes so
   bool resets_move_count = false;  // its moves reset the move-count (fifty-move) clock
-  std::vector<int> promotion_choices;                 // piece types, in the file's order
+  std::vector<int> promotion_choices;                // piece types, in the file's order
   std::array<CellSet, kMaxArmies> promotion_zone{};  // per army: reaching it promotes
   std::array<CellSet, kMaxArmies> initial_cells{};   // per army: where "initial" atoms apply
 };
@@ -58,16 +58,16 @@ struct Rules {
   bool check = true;  // royal pieces may not be left attacked; mate and stalemate apply
   NoMoveResult checkmate = NoMoveResult::kLoss;
   NoMoveResult stalemate = NoMoveResult::kDraw;
-  int move_rule = 50;   // draw after this many full moves without capture or reset move; 0 = off
-  int repetition = 3;   // draw at the n-th occurrence of a position; 0 = off
-  int max_plies = 0;    // draw when the game reaches this many plies; 0 = no limit
+  int move_rule = 50;  // draw after this many full moves without capture or reset move; 0 = off
+  int repetition = 3;  // draw at the n-th occurrence of a position; 0 = off
+  int max_plies = 0;   // draw when the game reaches this many plies; 0 = no limit
 };
 
 class Variant {
  public:
   // Metadata
-  std::string name;             // "chess"
-  std::string title;            // "Chess"
+  std::string name;   // "chess"
+  std::string title;  // "Chess"
   std::string provenance = "verified";
   std::string note;
   std::string fairy_stockfish;  // the name Fairy-Stockfish knows it by, or empty
@@ -75,10 +75,10 @@ class Variant {
 
   Geometry geometry;
   std::vector<PieceType> pieces;
-  std::vector<std::string> armies;   // army names; FEN upper case = army 0, lower case = army 1
+  std::vector<std::string> armies;  // army names; FEN upper case = army 0, lower case = army 1
   std::vector<int> team_of_army;
   std::vector<Seat> seats;
-  std::vector<int> turn_order;       // seat indices
+  std::vector<int> turn_order;  // seat indices
   std::vector<CastlingRule> castling;
   Rules rules;
   std::string start_fen;
@@ -108,7 +108,8 @@ class Variant {
   uint64_t castling_key(int rule) const { return castling_keys_[rule]; }
   uint64_t en_passant_key(Cell c) const { return en_passant_keys_[c]; }
   uint64_t hand_key(int army, int type, int count) const {
-    return hand_keys_[(army * kMaxPieceTypes + type) * kMaxHandCount + std::min(count, kMaxHandCount - 1)];
+    return hand_keys_[(army * kMaxPieceTypes + type) * kMaxHandCount +
+                      std::min(count, kMaxHandCount - 1)];
   }
   static constexpr int kMaxHandCount = 64;
 

@@ -21,7 +21,8 @@ class Loader {
   Loader(std::string source) : source_(std::move(source)) {}
 
   VariantPtr load(const toml::table& root) {
-    check_keys(root, "", {"variant", "board", "zones", "players", "pieces", "rules", "castling", "setup"});
+    check_keys(root, "",
+               {"variant", "board", "zones", "players", "pieces", "rules", "castling", "setup"});
     auto v = std::make_shared<Variant>();
     v->source_file = source_;
     read_metadata(root, *v);
@@ -39,7 +40,8 @@ class Loader {
   }
 
  private:
-  [[noreturn]] void fail(const toml::source_region& at, const std::string& field, const std::string& what) const {
+  [[noreturn]] void fail(const toml::source_region& at, const std::string& field,
+                         const std::string& what) const {
     std::string line = at.begin.line ? ":" + std::to_string(at.begin.line) : "";
     throw VariantError(source_ + line + ": " + (field.empty() ? "" : field + ": ") + what);
   }
@@ -48,10 +50,12 @@ class Loader {
     return section.empty() ? key : section + "." + key;
   }
 
-  void check_keys(const toml::table& t, const std::string& section, std::set<std::string> allowed) const {
+  void check_keys(const toml::table& t, const std::string& section,
+                  std::set<std::string> allowed) const {
     for (auto&& [key, node] : t)
       if (!allowed.count(std::string(key.str())))
-        fail(key.source(), join(section, std::string(key.str())), "unknown key (allowed here: " + list(allowed) + ")");
+        fail(key.source(), join(section, std::string(key.str())),
+             "unknown key (allowed here: " + list(allowed) + ")");
   }
 
   static std::string list(const std::set<std::string>& names) {
@@ -62,13 +66,17 @@ class Loader {
 
   template <typename T>
   static const char* type_name() {
-    if constexpr (std::is_same_v<T, std::string>) return "a string";
-    else if constexpr (std::is_same_v<T, bool>) return "true or false";
-    else return "an integer";
+    if constexpr (std::is_same_v<T, std::string>)
+      return "a string";
+    else if constexpr (std::is_same_v<T, bool>)
+      return "true or false";
+    else
+      return "an integer";
   }
 
   template <typename T>
-  std::optional<T> get(const toml::table& t, const std::string& key, const std::string& section) const {
+  std::optional<T> get(const toml::table& t, const std::string& key,
+                       const std::string& section) const {
     const toml::node* n = t.get(key);
     if (!n) return std::nullopt;
     std::optional<T> value;
@@ -88,7 +96,8 @@ class Loader {
     return *value;
   }
 
-  const toml::table& require_table(const toml::table& t, const std::string& key, const std::string& section) const {
+  const toml::table& require_table(const toml::table& t, const std::string& key,
+                                   const std::string& section) const {
     const toml::node* n = t.get(key);
     if (!n) fail(t.source(), join(section, key), "the section is missing (required)");
     if (!n->is_table()) fail(n->source(), join(section, key), "must be a table");
@@ -129,7 +138,8 @@ class Loader {
   Cell one_cell(const Variant& v, const toml::node& n, const std::string& field) const {
     auto s = n.value_exact<std::string>();
     std::optional<Cell> c = s ? v.geometry.parse_cell(*s) : std::nullopt;
-    if (!c || !v.geometry.exists(*c)) fail(n.source(), field, "must be the name of a cell of the board");
+    if (!c || !v.geometry.exists(*c))
+      fail(n.source(), field, "must be the name of a cell of the board");
     return *c;
   }
 
@@ -140,24 +150,29 @@ class Loader {
     v.title = get<std::string>(t, "title", "variant").value_or(v.name);
     v.provenance = get<std::string>(t, "provenance", "variant").value_or("verified");
     if (v.provenance != "verified" && v.provenance != "partial" && v.provenance != "reconstructed")
-      fail(t.get("provenance")->source(), "variant.provenance", "must be verified, partial or reconstructed");
+      fail(t.get("provenance")->source(), "variant.provenance",
+           "must be verified, partial or reconstructed");
     v.note = get<std::string>(t, "note", "variant").value_or("");
     v.fairy_stockfish = get<std::string>(t, "fairy_stockfish", "variant").value_or("");
   }
 
   void read_board(const toml::table& root, Variant& v) const {
     const toml::table& t = require_table(root, "board", "");
-    check_keys(t, "board", {"files", "ranks", "file_names", "rank_names", "missing", "solid_block"});
+    check_keys(t, "board",
+               {"files", "ranks", "file_names", "rank_names", "missing", "solid_block"});
     int files = require<int>(t, "files", "board"), ranks = require<int>(t, "ranks", "board");
-    if (files < 1 || files > kMaxFiles) fail(t.get("files")->source(), "board.files", "must be 1 to 16");
-    if (ranks < 1 || ranks > kMaxRanks) fail(t.get("ranks")->source(), "board.ranks", "must be 1 to 16");
+    if (files < 1 || files > kMaxFiles)
+      fail(t.get("files")->source(), "board.files", "must be 1 to 16");
+    if (ranks < 1 || ranks > kMaxRanks)
+      fail(t.get("ranks")->source(), "board.ranks", "must be 1 to 16");
     v.geometry = Geometry(files, ranks);
     auto names = [&](const char* key, int count) -> std::optional<std::vector<std::string>> {
       const toml::node* n = t.get(key);
       if (!n) return std::nullopt;
       std::vector<std::string> list = strings(*n, std::string("board.") + key);
       if (static_cast<int>(list.size()) != count)
-        fail(n->source(), std::string("board.") + key, "needs exactly " + std::to_string(count) + " names");
+        fail(n->source(), std::string("board.") + key,
+             "needs exactly " + std::to_string(count) + " names");
       return list;
     };
     if (auto f = names("file_names", files)) v.geometry.set_file_names(*f);
@@ -170,7 +185,8 @@ class Loader {
     if (const toml::node* z = root.get("zones")) {
       if (!z->is_table()) fail(z->source(), "zones", "must be a table of name = cells");
       for (auto&& [key, node] : *z->as_table())
-        v.geometry.add_zone(std::string(key.str()), cells(v, node, "zones." + std::string(key.str())));
+        v.geometry.add_zone(std::string(key.str()),
+                            cells(v, node, "zones." + std::string(key.str())));
     }
   }
 
@@ -190,7 +206,8 @@ class Loader {
     v.armies = strings(*t.get("armies"), "players.armies");
     auto army_index = [&](const std::string& name, const toml::node& at, const std::string& field) {
       auto it = std::find(v.armies.begin(), v.armies.end(), name);
-      if (it == v.armies.end()) fail(at.source(), field, "'" + name + "' is not one of players.armies");
+      if (it == v.armies.end())
+        fail(at.source(), field, "'" + name + "' is not one of players.armies");
       return static_cast<int>(it - v.armies.begin());
     };
     v.team_of_army.resize(v.armies.size());
@@ -206,33 +223,43 @@ class Loader {
           seen[a] = true;
         }
       for (size_t a = 0; a < seen.size(); ++a)
-        if (!seen[a]) fail(teams->source(), "players.teams", "army '" + v.armies[a] + "' is in no team");
+        if (!seen[a])
+          fail(teams->source(), "players.teams", "army '" + v.armies[a] + "' is in no team");
     }
     const toml::node* seats = t.get("seats");
     const toml::array* arr = seats ? seats->as_array() : nullptr;
-    if (!arr || arr->empty()) fail(t.source(), "players.seats", "must be a non-empty list of tables");
+    if (!arr || arr->empty())
+      fail(t.source(), "players.seats", "must be a non-empty list of tables");
     for (const toml::node& el : *arr) {
       const toml::table* s = el.as_table();
       if (!s) fail(el.source(), "players.seats", "each seat must be a table");
       check_keys(*s, "players.seats", {"name", "army", "forward", "fen"});
       Seat seat;
       seat.name = require<std::string>(*s, "name", "players.seats");
-      seat.army = army_index(require<std::string>(*s, "army", "players.seats"), *s, "players.seats.army");
+      seat.army =
+          army_index(require<std::string>(*s, "army", "players.seats"), *s, "players.seats.army");
       std::string forward = require<std::string>(*s, "forward", "players.seats");
-      static const std::map<std::string, Direction> kDirections = {
-          {"north", Direction::kNorth}, {"south", Direction::kSouth}, {"east", Direction::kEast}, {"west", Direction::kWest}};
-      if (!kDirections.count(forward)) fail(s->get("forward")->source(), "players.seats.forward", "must be north, south, east or west");
+      static const std::map<std::string, Direction> kDirections = {{"north", Direction::kNorth},
+                                                                   {"south", Direction::kSouth},
+                                                                   {"east", Direction::kEast},
+                                                                   {"west", Direction::kWest}};
+      if (!kDirections.count(forward))
+        fail(s->get("forward")->source(), "players.seats.forward",
+             "must be north, south, east or west");
       seat.forward = kDirections.at(forward);
       seat.fen = require<std::string>(*s, "fen", "players.seats");
       v.seats.push_back(seat);
     }
     std::vector<std::string> order;
-    if (const toml::node* o = t.get("turn_order")) order = strings(*o, "players.turn_order");
+    if (const toml::node* o = t.get("turn_order"))
+      order = strings(*o, "players.turn_order");
     else
       for (const Seat& s : v.seats) order.push_back(s.name);
     for (const std::string& name : order) {
-      auto it = std::find_if(v.seats.begin(), v.seats.end(), [&](const Seat& s) { return s.name == name; });
-      if (it == v.seats.end()) fail(t.source(), "players.turn_order", "'" + name + "' is not a seat");
+      auto it = std::find_if(v.seats.begin(), v.seats.end(),
+                             [&](const Seat& s) { return s.name == name; });
+      if (it == v.seats.end())
+        fail(t.source(), "players.turn_order", "'" + name + "' is not a seat");
       v.turn_order.push_back(static_cast<int>(it - v.seats.begin()));
     }
   }
@@ -248,7 +275,8 @@ class Loader {
   std::string source_;
 };
 
-std::vector<MoveAtom> Loader::explicit_atoms(const toml::array& arr, const std::string& field) const {
+std::vector<MoveAtom> Loader::explicit_atoms(const toml::array& arr,
+                                             const std::string& field) const {
   std::vector<MoveAtom> out;
   for (const toml::node& el : arr) {
     const toml::table* t = el.as_table();
@@ -257,13 +285,15 @@ std::vector<MoveAtom> Loader::explicit_atoms(const toml::array& arr, const std::
     MoveAtom atom;
     const toml::node* steps = t->get("steps");
     const toml::array* list = steps ? steps->as_array() : nullptr;
-    if (!list || list->empty()) fail(t->source(), field + ".steps", "must be a list of [dx, dy] pairs");
+    if (!list || list->empty())
+      fail(t->source(), field + ".steps", "must be a list of [dx, dy] pairs");
     for (const toml::node& s : *list) {
       const toml::array* pair = s.as_array();
       auto dx = pair && pair->size() == 2 ? pair->get(0)->value_exact<int64_t>() : std::nullopt;
       auto dy = pair && pair->size() == 2 ? pair->get(1)->value_exact<int64_t>() : std::nullopt;
       if (!dx || !dy || (*dx == 0 && *dy == 0) || std::abs(*dx) > 15 || std::abs(*dy) > 15)
-        fail(s.source(), field + ".steps", "each step is [dx, dy]: integers, not both 0, at most 15");
+        fail(s.source(), field + ".steps",
+             "each step is [dx, dy]: integers, not both 0, at most 15");
       atom.steps.push_back({static_cast<int>(*dx), static_cast<int>(*dy)});
     }
     atom.repeat = get<bool>(*t, "repeat", field).value_or(false);
@@ -273,10 +303,14 @@ std::vector<MoveAtom> Loader::explicit_atoms(const toml::array& arr, const std::
     if (!atom.repeat && atom.min_steps > static_cast<int>(atom.steps.size()))
       fail(t->source(), field + ".min", "is beyond the last step of the path");
     std::string mode = get<std::string>(*t, "mode", field).value_or("both");
-    if (mode == "move") atom.mode = kMoveOnly;
-    else if (mode == "capture") atom.mode = kCaptureOnly;
-    else if (mode == "both") atom.mode = kMoveOrCapture;
-    else fail(t->get("mode")->source(), field + ".mode", "must be move, capture or both");
+    if (mode == "move")
+      atom.mode = kMoveOnly;
+    else if (mode == "capture")
+      atom.mode = kCaptureOnly;
+    else if (mode == "both")
+      atom.mode = kMoveOrCapture;
+    else
+      fail(t->get("mode")->source(), field + ".mode", "must be move, capture or both");
     atom.initial_only = get<bool>(*t, "initial", field).value_or(false);
     std::string symmetry = get<std::string>(*t, "symmetry", field).value_or("all");
     // The images of the path under the board's symmetries: as given, left-right, or all eight.
@@ -288,10 +322,14 @@ std::vector<MoveAtom> Loader::explicit_atoms(const toml::array& arr, const std::
       return o;
     };
     std::vector<int> images;
-    if (symmetry == "none") images = {0};
-    else if (symmetry == "mirror") images = {0, 1};
-    else if (symmetry == "all") images = {0, 1, 2, 3, 4, 5, 6, 7};
-    else fail(t->get("symmetry")->source(), field + ".symmetry", "must be none, mirror or all");
+    if (symmetry == "none")
+      images = {0};
+    else if (symmetry == "mirror")
+      images = {0, 1};
+    else if (symmetry == "all")
+      images = {0, 1, 2, 3, 4, 5, 6, 7};
+    else
+      fail(t->get("symmetry")->source(), field + ".symmetry", "must be none, mirror or all");
     for (int k : images) {
       MoveAtom image = atom;
       for (Offset& o : image.steps) o = transform(o, k);
@@ -306,7 +344,8 @@ void Loader::read_pieces(const toml::table& root, Variant& v) const {
   // Keep the file's order: piece type numbers follow it.
   std::vector<std::pair<std::string, const toml::table*>> ordered;
   for (auto&& [key, node] : all) {
-    if (!node.is_table()) fail(node.source(), "pieces." + std::string(key.str()), "must be a table");
+    if (!node.is_table())
+      fail(node.source(), "pieces." + std::string(key.str()), "must be a table");
     ordered.emplace_back(std::string(key.str()), node.as_table());
   }
   std::sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) {
@@ -314,8 +353,9 @@ void Loader::read_pieces(const toml::table& root, Variant& v) const {
   });
   for (auto& [name, t] : ordered) {
     std::string section = "pieces." + name;
-    check_keys(*t, section, {"letter", "betza", "atoms", "royal", "en_passant", "resets_move_count", "promotion",
-                             "promotion_zone", "initial_cells"});
+    check_keys(*t, section,
+               {"letter", "betza", "atoms", "royal", "en_passant", "resets_move_count", "promotion",
+                "promotion_zone", "initial_cells"});
     PieceType p;
     p.name = name;
     std::string letter = require<std::string>(*t, "letter", section);
@@ -335,8 +375,10 @@ void Loader::read_pieces(const toml::table& root, Variant& v) const {
       }
     }
     if (const toml::node* atoms = t->get("atoms")) {
-      if (!atoms->is_array()) fail(atoms->source(), section + ".atoms", "must be a list of atom tables");
-      for (const MoveAtom& a : explicit_atoms(*atoms->as_array(), section + ".atoms")) p.atoms.push_back(a);
+      if (!atoms->is_array())
+        fail(atoms->source(), section + ".atoms", "must be a list of atom tables");
+      for (const MoveAtom& a : explicit_atoms(*atoms->as_array(), section + ".atoms"))
+        p.atoms.push_back(a);
     }
     if (p.atoms.empty()) fail(t->source(), section, "needs betza or atoms: how does it move?");
     p.royal = get<bool>(*t, "royal", section).value_or(false);
@@ -352,7 +394,9 @@ void Loader::read_pieces(const toml::table& root, Variant& v) const {
     if (const toml::node* n = t.get("promotion")) {
       for (const std::string& letter : strings(*n, section + ".promotion")) {
         int type = letter.size() == 1 ? v.piece_by_letter(letter[0]) : -1;
-        if (type < 0) fail(n->source(), section + ".promotion", "'" + letter + "' is not a piece letter of this variant");
+        if (type < 0)
+          fail(n->source(), section + ".promotion",
+               "'" + letter + "' is not a piece letter of this variant");
         p.promotion_choices.push_back(type);
       }
       if (p.promotion_choices.empty()) fail(n->source(), section + ".promotion", "lists no piece");
@@ -360,7 +404,8 @@ void Loader::read_pieces(const toml::table& root, Variant& v) const {
       if (!zone) fail(t.source(), section + ".promotion_zone", "missing: where does it promote?");
       per_army_cells(v, *zone, section + ".promotion_zone", p.promotion_zone);
     }
-    if (const toml::node* n = t.get("initial_cells")) per_army_cells(v, *n, section + ".initial_cells", p.initial_cells);
+    if (const toml::node* n = t.get("initial_cells"))
+      per_army_cells(v, *n, section + ".initial_cells", p.initial_cells);
   }
 }
 
@@ -370,7 +415,8 @@ void Loader::per_army_cells(const Variant& v, const toml::node& n, const std::st
   if (!t) fail(n.source(), field, "must be a table: army = cells");
   for (auto&& [key, node] : *t) {
     auto it = std::find(v.armies.begin(), v.armies.end(), std::string(key.str()));
-    if (it == v.armies.end()) fail(key.source(), field, "'" + std::string(key.str()) + "' is not an army");
+    if (it == v.armies.end())
+      fail(key.source(), field, "'" + std::string(key.str()) + "' is not an army");
     out[it - v.armies.begin()] = cells(v, node, field + "." + std::string(key.str()));
   }
 }
@@ -380,7 +426,8 @@ void Loader::read_rules(const toml::table& root, Variant& v) const {
   if (!n) return;
   if (!n->is_table()) fail(n->source(), "rules", "must be a table");
   const toml::table& t = *n->as_table();
-  check_keys(t, "rules", {"check", "checkmate", "stalemate", "move_rule", "repetition", "max_plies"});
+  check_keys(t, "rules",
+             {"check", "checkmate", "stalemate", "move_rule", "repetition", "max_plies"});
   v.rules.check = get<bool>(t, "check", "rules").value_or(true);
   auto result = [&](const char* key, NoMoveResult fallback) {
     std::optional<std::string> s = get<std::string>(t, key, "rules");
@@ -394,7 +441,8 @@ void Loader::read_rules(const toml::table& root, Variant& v) const {
   v.rules.stalemate = result("stalemate", NoMoveResult::kDraw);
   auto count = [&](const char* key, int fallback) {
     int value = get<int>(t, key, "rules").value_or(fallback);
-    if (value < 0) fail(t.get(key)->source(), std::string("rules.") + key, "must be 0 (off) or more");
+    if (value < 0)
+      fail(t.get(key)->source(), std::string("rules.") + key, "must be 0 (off) or more");
     return value;
   };
   v.rules.move_rule = count("move_rule", 50);
@@ -410,11 +458,13 @@ void Loader::read_castling(const toml::table& root, Variant& v) const {
   for (const toml::node& el : *arr) {
     const toml::table* t = el.as_table();
     if (!t) fail(el.source(), "castling", "each castling rule must be a table");
-    check_keys(*t, "castling", {"army", "fen", "king", "rook", "must_be_empty", "must_not_be_attacked"});
+    check_keys(*t, "castling",
+               {"army", "fen", "king", "rook", "must_be_empty", "must_not_be_attacked"});
     CastlingRule rule;
     std::string army = require<std::string>(*t, "army", "castling");
     auto it = std::find(v.armies.begin(), v.armies.end(), army);
-    if (it == v.armies.end()) fail(t->get("army")->source(), "castling.army", "'" + army + "' is not an army");
+    if (it == v.armies.end())
+      fail(t->get("army")->source(), "castling.army", "'" + army + "' is not an army");
     rule.army = static_cast<int>(it - v.armies.begin());
     std::string fen = require<std::string>(*t, "fen", "castling");
     if (fen.size() != 1) fail(t->get("fen")->source(), "castling.fen", "must be one letter");
@@ -422,7 +472,8 @@ void Loader::read_castling(const toml::table& root, Variant& v) const {
     auto from_to = [&](const char* key, Cell& from, Cell& to) {
       const toml::node* n = t->get(key);
       const toml::array* pair = n ? n->as_array() : nullptr;
-      if (!pair || pair->size() != 2) fail(t->source(), std::string("castling.") + key, "must be [from, to] cell names");
+      if (!pair || pair->size() != 2)
+        fail(t->source(), std::string("castling.") + key, "must be [from, to] cell names");
       from = one_cell(v, *pair->get(0), std::string("castling.") + key);
       to = one_cell(v, *pair->get(1), std::string("castling.") + key);
     };
@@ -438,9 +489,11 @@ void Loader::read_castling(const toml::table& root, Variant& v) const {
       for (int f = lo; f <= hi; ++f)
         if (inclusive || (f != fa && f != fb)) add(g.cell(f, r));
     };
-    if (g.rank_of(rule.king_from) != g.rank_of(rule.rook_from) || g.rank_of(rule.king_to) != g.rank_of(rule.king_from))
+    if (g.rank_of(rule.king_from) != g.rank_of(rule.rook_from) ||
+        g.rank_of(rule.king_to) != g.rank_of(rule.king_from))
       if (!t->get("must_be_empty") || !t->get("must_not_be_attacked"))
-        fail(t->source(), "castling", "king and rook are not on one rank: give must_be_empty and must_not_be_attacked");
+        fail(t->source(), "castling",
+             "king and rook are not on one rank: give must_be_empty and must_not_be_attacked");
     if (const toml::node* e = t->get("must_be_empty")) {
       empty = cells(v, *e, "castling.must_be_empty");
     } else {
@@ -452,9 +505,12 @@ void Loader::read_castling(const toml::table& root, Variant& v) const {
     }
     empty.for_each([&](Cell c) { rule.must_be_empty.push_back(c); });
     if (const toml::node* s = t->get("must_not_be_attacked")) {
-      cells(v, *s, "castling.must_not_be_attacked").for_each([&](Cell c) { rule.must_not_be_attacked.push_back(c); });
+      cells(v, *s, "castling.must_not_be_attacked").for_each([&](Cell c) {
+        rule.must_not_be_attacked.push_back(c);
+      });
     } else {
-      span(rule.king_from, rule.king_to, true, [&](Cell c) { rule.must_not_be_attacked.push_back(c); });
+      span(rule.king_from, rule.king_to, true,
+           [&](Cell c) { rule.must_not_be_attacked.push_back(c); });
     }
     v.castling.push_back(rule);
   }
@@ -474,7 +530,8 @@ void Loader::default_initial_cells(Variant& v, const toml::table& setup) const {
   bool changed = false;
   for (int t = 0; t < v.piece_count(); ++t) {
     PieceType& p = v.pieces[t];
-    bool uses_initial = std::any_of(p.atoms.begin(), p.atoms.end(), [](const MoveAtom& a) { return a.initial_only; });
+    bool uses_initial = std::any_of(p.atoms.begin(), p.atoms.end(),
+                                    [](const MoveAtom& a) { return a.initial_only; });
     if (!uses_initial) continue;
     for (int a = 0; a < v.army_count(); ++a) {
       if (!p.initial_cells[a].empty()) continue;
@@ -493,19 +550,22 @@ VariantPtr load_variant_text(std::string_view text, const std::string& source_na
   try {
     root = toml::parse(text, source_name);
   } catch (const toml::parse_error& e) {
-    throw VariantError(source_name + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
+    throw VariantError(source_name + ":" + std::to_string(e.source().begin.line) + ": " +
+                       std::string(e.description()));
   }
   return Loader(source_name).load(root);
 }
 
 VariantPtr load_variant_file(const std::string& path) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) throw VariantError(path + ": no such variant file");
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw VariantError(path + ": no such variant file");
   toml::table root;
   try {
     root = toml::parse_file(path);
   } catch (const toml::parse_error& e) {
-    throw VariantError(path + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
+    throw VariantError(path + ":" + std::to_string(e.source().begin.line) + ": " +
+                       std::string(e.description()));
   }
   return Loader(path).load(root);
 }

@@ -69,7 +69,8 @@ TEST(CheckAlongTwoPaths, NoLegalMoveLeavesTheKingAttacked) {
       after.play(m);
       bool attacked = false;
       for (Cell c = 0; c < v->geometry.cell_count(); ++c)
-        if (after.piece_at(c) == make_piece(0, v->piece_by_letter('K'))) attacked = after.is_attacked(c, 1);
+        if (after.piece_at(c) == make_piece(0, v->piece_by_letter('K')))
+          attacked = after.is_attacked(c, 1);
       EXPECT_FALSE(attacked) << fen << " " << pos.move_text(m);
       ++legal;
     }

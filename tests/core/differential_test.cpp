@@ -118,8 +118,8 @@ class DifferentialPerft : public ::testing::TestWithParam<std::string> {
     }
     FairyStockfish::PerftResult theirs = engine.perft(fen, depth);
     EXPECT_TRUE(ours == theirs.divide && our_nodes == theirs.nodes)
-        << GetParam() << " " << label << ", depth " << depth << "\nFEN: " << fen
-        << "\nnodes: ours " << our_nodes << ", theirs " << theirs.nodes << "\n"
+        << GetParam() << " " << label << ", depth " << depth << "\nFEN: " << fen << "\nnodes: ours "
+        << our_nodes << ", theirs " << theirs.nodes << "\n"
         << format_divide_mismatch(ours, theirs.divide);
     count_special_moves(pos, 2, seen_);
   }

@@ -122,8 +122,8 @@ class GameFuzzer {
     std::vector<Move> sorted(moves.begin(), moves.end());
     std::sort(sorted.begin(), sorted.end());
     auto dup = std::adjacent_find(sorted.begin(), sorted.end());
-    EXPECT_TRUE(dup == sorted.end()) << where() << "move " << pos.move_text(*dup)
-                                     << " is generated twice";
+    EXPECT_TRUE(dup == sorted.end())
+        << where() << "move " << pos.move_text(*dup) << " is generated twice";
 
     const int mover = pos.army_to_move();
     if (v.rules.check) {
@@ -141,8 +141,8 @@ class GameFuzzer {
         ADD_FAILURE() << where() << "parse_move('" << text << "') threw: " << error.what();
       }
       pos.play(m);
-      EXPECT_EQ(pos.hash(), pos.compute_hash()) << where() << "incremental hash wrong after "
-                                                << text << ", FEN after: " << pos.fen();
+      EXPECT_EQ(pos.hash(), pos.compute_hash())
+          << where() << "incremental hash wrong after " << text << ", FEN after: " << pos.fen();
       if (v.rules.check) {
         std::string attacked = attacked_royal(pos, mover);
         EXPECT_EQ(attacked, "") << where() << "legal move " << text
@@ -177,8 +177,7 @@ TEST_P(RandomGameFuzz, InvariantsHoldAtEveryPly) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Variants, RandomGameFuzz, ::testing::ValuesIn(list_variants()),
-                         test_name);
+INSTANTIATE_TEST_SUITE_P(Variants, RandomGameFuzz, ::testing::ValuesIn(list_variants()), test_name);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(RandomGameFuzz);
 
 }  // namespace

@@ -101,7 +101,7 @@ TEST(Geometry, ZonesParseToTheirCells) {
   ASSERT_NE(g.zone("camp_white"), nullptr);
   ASSERT_NE(g.zone("river"), nullptr);
   EXPECT_EQ(*g.zone("camp_white"), cells_named(g, {"a1", "b1", "c1", "d1", "e1", "f1", "a2", "b2",
-                                                    "c2", "d2", "e2", "f2"}));
+                                                   "c2", "d2", "e2", "f2"}));
   // The rectangle skips the missing c3.
   EXPECT_EQ(*g.zone("river"), cells_named(g, {"a3", "b3", "d3", "e3", "f3"}));
   EXPECT_EQ(g.zone("nowhere"), nullptr);

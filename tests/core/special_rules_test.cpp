@@ -334,9 +334,9 @@ TEST(VeryHeavyChessPromotion, TwelveChoicesEachMovingLikeItself) {
   EXPECT_EQ(capture_promotions, 12);
   // Moves from e10 on the otherwise empty board (kings on a1 and k1, off every line from e10):
   // R 20 (11 on the rank, 9 on the file), B 11, N 4, F 2 new, W 3 new, K 5.
-  const std::vector<std::pair<char, int>> counts = {
-      {'A', 35}, {'H', 26}, {'O', 18}, {'Q', 31}, {'M', 24}, {'C', 15},
-      {'J', 9},  {'D', 22}, {'Y', 14}, {'R', 20}, {'B', 11}, {'N', 4}};
+  const std::vector<std::pair<char, int>> counts = {{'A', 35}, {'H', 26}, {'O', 18}, {'Q', 31},
+                                                    {'M', 24}, {'C', 15}, {'J', 9},  {'D', 22},
+                                                    {'Y', 14}, {'R', 20}, {'B', 11}, {'N', 4}};
   for (auto [letter, count] : counts) {
     std::string text = std::string("e9e10") + static_cast<char>(std::tolower(letter));
     Position p = pos;

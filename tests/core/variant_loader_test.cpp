@@ -1,4 +1,6 @@
 // Variant files and FENs that cannot be used: errors must name the file, line and field.
+#include "core/variant_loader.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,7 +10,6 @@
 #include <vector>
 
 #include "core/position.h"
-#include "core/variant_loader.h"
 
 namespace fairyzero {
 namespace {
@@ -71,8 +72,8 @@ TEST(VariantLoader, ChessTextLoads) {
 TEST(VariantLoader, TomlSyntaxError) {
   std::string text = chess_with("files = 8", "files = = 8");
   std::string message = load_error(text);
-  EXPECT_TRUE(contains(message, std::string(kSource) + ":" +
-                                    std::to_string(line_of(text, "files = = 8")) + ":"))
+  EXPECT_TRUE(contains(
+      message, std::string(kSource) + ":" + std::to_string(line_of(text, "files = = 8")) + ":"))
       << message;
 }
 

@@ -274,7 +274,9 @@ std::string FairyStockfish::read_line(Clock::time_point deadline) {
     auto now = Clock::now();
     if (now >= deadline) fail("timed out waiting for output");
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count();
-    struct pollfd pfd {from_engine_, POLLIN, 0};
+    struct pollfd pfd {
+      from_engine_, POLLIN, 0
+    };
     int ready = ::poll(&pfd, 1, static_cast<int>(std::min<long long>(left + 1, 1'000'000'000)));
     if (ready < 0) {
       if (errno == EINTR) continue;
@@ -387,12 +389,10 @@ std::string format_divide_mismatch(const std::map<std::string, uint64_t>& ours,
     if (it == theirs.end()) {
       only_ours.push_back(move + ": " + std::to_string(count));
     } else if (it->second != count) {
-      differing.push_back(move + ": ours " + std::to_string(count) + ", theirs " +
-                          std::to_string(it->second) + " (" +
-                          (count > it->second ? "+" : "-") +
-                          std::to_string(count > it->second ? count - it->second
-                                                            : it->second - count) +
-                          ")");
+      differing.push_back(
+          move + ": ours " + std::to_string(count) + ", theirs " + std::to_string(it->second) +
+          " (" + (count > it->second ? "+" : "-") +
+          std::to_string(count > it->second ? count - it->second : it->second - count) + ")");
     }
   }
   for (const auto& [move, count] : theirs) {

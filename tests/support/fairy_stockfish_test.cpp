@@ -12,11 +12,11 @@
 namespace fairyzero::testing {
 namespace {
 
-#define SKIP_WITHOUT_ENGINE()                                                          \
-  do {                                                                                 \
-    if (!FairyStockfish::available()) {                                                \
+#define SKIP_WITHOUT_ENGINE()                                                            \
+  do {                                                                                   \
+    if (!FairyStockfish::available()) {                                                  \
       GTEST_SKIP() << "fairy-stockfish not found at " << FairyStockfish::default_path(); \
-    }                                                                                  \
+    }                                                                                    \
   } while (false)
 
 uint64_t divide_sum(const FairyStockfish::PerftResult& result) {
