@@ -1,0 +1,228 @@
+// Search: threads that gather leaves under one lock, evaluate them outside it, and back up.
+#include "mcts/search.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+namespace fairyzero {
+namespace {
+
+double now_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// Legal moves and the game's state at a leaf: work done outside the tree's lock.
+void prepare(PendingLeaf& leaf) {
+  leaf.position.legal_moves(leaf.legal);
+  leaf.outcome = leaf.position.outcome(leaf.legal);
+}
+
+}  // namespace
+
+Search::Search(const Position& root, Evaluator& evaluator, const SearchParams& params)
+    : root_(root),
+      evaluator_(evaluator),
+      params_(params),
+      tree_(params, root.variant().seat_count()),
+      scratch_(root) {
+  tree_.reset(root_);
+}
+
+void Search::set_position(const Position& root) {
+  std::lock_guard lock(mutex_);
+  root_ = root;
+  scratch_ = root;
+  tree_.reset(root_);
+}
+
+void Search::play(Move m) {
+  std::lock_guard lock(mutex_);
+  root_.play(m);
+  scratch_ = root_;
+  tree_.advance(root_, m);
+}
+
+void Search::begin(const SearchLimits&) {
+  std::lock_guard lock(mutex_);
+  start_visits_ = tree_.root().visits;
+  playouts_ = 0;
+  start_time_ = now_seconds();
+  stop_requested_ = false;
+}
+
+bool Search::done(const SearchLimits& limits) const {
+  const Node& root = tree_.root();
+  if (stop_requested_ || root.proven || root.state == Node::kTerminal) return true;
+  int pending = root.in_flight / std::max(1, params_.virtual_loss);
+  if (limits.playouts > 0 && playouts_ + pending >= limits.playouts) return true;
+  if (limits.visits > 0 && root.visits + pending >= limits.visits) return true;
+  if (limits.seconds > 0 && now_seconds() - start_time_ >= limits.seconds) return true;
+  return false;
+}
+
+int Search::gather_locked(int max_leaves, std::vector<PendingLeaf>& leaves, Position& scratch) {
+  int count = 0;
+  for (int attempt = 0; attempt < max_leaves; ++attempt) {
+    if (static_cast<int>(leaves.size()) <= count) leaves.emplace_back(root_);
+    PendingLeaf& leaf = leaves[count];
+    if (!tree_.select(scratch, leaf)) break;  // collision: evaluate what we have first
+    if (leaf.known) {
+      tree_.complete(leaf, nullptr);
+      ++playouts_;
+      if (tree_.root().proven) break;
+      continue;
+    }
+    ++count;
+  }
+  return count;
+}
+
+int Search::gather(int max_leaves, std::vector<PendingLeaf>& leaves) {
+  int count;
+  {
+    std::lock_guard lock(mutex_);
+    count = gather_locked(max_leaves, leaves, scratch_);
+  }
+  // Finished games need no evaluation: complete them now and keep the rest at the front.
+  int kept = 0;
+  for (int i = 0; i < count; ++i) {
+    prepare(leaves[i]);
+    if (leaves[i].outcome.over()) {
+      std::lock_guard lock(mutex_);
+      tree_.complete(leaves[i], nullptr);
+      ++playouts_;
+    } else {
+      if (kept != i) std::swap(leaves[kept], leaves[i]);
+      ++kept;
+    }
+  }
+  return kept;
+}
+
+void Search::finish(std::span<PendingLeaf> leaves, std::span<const Evaluation> evaluations) {
+  std::lock_guard lock(mutex_);
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    tree_.complete(leaves[i], &evaluations[i]);
+    ++playouts_;
+  }
+}
+
+void Search::worker(const SearchLimits& limits,
+                    const std::function<void(const SearchResult&)>* progress, double progress_seconds,
+                    bool reporter) {
+  Position scratch = root_;
+  std::vector<PendingLeaf> leaves;
+  std::vector<EvalRequest> requests;
+  std::vector<Evaluation> evaluations;
+  std::vector<int> evaluated;
+  double next_report = now_seconds() + progress_seconds;
+  int batch = std::max(1, params_.leaves_per_batch);
+  while (true) {
+    int count;
+    {
+      std::lock_guard lock(mutex_);
+      if (done(limits)) break;
+      int budget = batch;
+      if (limits.playouts > 0)
+        budget = std::min(budget, limits.playouts - playouts_ -
+                                      tree_.root().in_flight / std::max(1, params_.virtual_loss));
+      count = gather_locked(std::max(1, budget), leaves, scratch);
+    }
+    requests.clear();
+    evaluated.clear();
+    for (int i = 0; i < count; ++i) {
+      prepare(leaves[i]);
+      if (!leaves[i].outcome.over()) {
+        requests.push_back({&leaves[i].position, &leaves[i].legal});
+        evaluated.push_back(i);
+      }
+    }
+    if (evaluations.size() < requests.size()) evaluations.resize(requests.size());
+    if (!requests.empty()) evaluator_.evaluate(requests, std::span(evaluations).first(requests.size()));
+    {
+      std::lock_guard lock(mutex_);
+      size_t next = 0;
+      for (int i = 0; i < count; ++i) {
+        bool has_eval = next < evaluated.size() && evaluated[next] == i;
+        tree_.complete(leaves[i], has_eval ? &evaluations[next++] : nullptr);
+        ++playouts_;
+      }
+    }
+    if (count == 0) std::this_thread::yield();  // another thread is evaluating what we need
+    if (reporter && progress && *progress && now_seconds() >= next_report) {
+      (*progress)(result());
+      next_report += progress_seconds;
+    }
+  }
+}
+
+SearchResult Search::run(const SearchLimits& limits,
+                         const std::function<void(const SearchResult&)>& progress,
+                         double progress_seconds) {
+  begin(limits);
+  int threads = std::max(1, params_.threads);
+  std::vector<std::thread> helpers;
+  for (int t = 1; t < threads; ++t)
+    helpers.emplace_back([&] { worker(limits, nullptr, progress_seconds, false); });
+  worker(limits, &progress, progress_seconds, true);
+  for (std::thread& t : helpers) t.join();
+  return result();
+}
+
+SearchResult Search::result() const {
+  std::lock_guard lock(mutex_);
+  return result_locked();
+}
+
+SearchResult Search::result_locked() const {
+  SearchResult r;
+  const Node& root = tree_.root();
+  int seat = root.seat;
+  for (int k = 0; k < root.child_count; ++k) {
+    const Node& c = tree_.node(root.first_child + k);
+    r.children.push_back({c.move, c.visits, tree_.value_of(c, seat), c.prior, c.proven});
+  }
+  std::stable_sort(r.children.begin(), r.children.end(),
+                   [](const ChildStats& a, const ChildStats& b) { return a.visits > b.visits; });
+  int32_t best = tree_.best_child(0);
+  if (best >= 0) r.best = tree_.node(best).move;
+  for (int32_t n = best; n >= 0 && (tree_.node(n).visits > 0 || tree_.node(n).proven);
+       n = tree_.best_child(n))
+    r.principal_variation.push_back(tree_.node(n).move);
+  for (int s = 0; s < root_.variant().seat_count(); ++s) r.value[s] = tree_.value_of(root, s);
+  r.wdl = wdl_from_score(r.value[seat]);
+  r.proven = root.proven;
+  r.root_visits = root.visits;
+  r.playouts = playouts_;
+  r.seconds = now_seconds() - start_time_;
+  r.tree_nodes = tree_.size();
+  return r;
+}
+
+Move Search::choose_move(float temperature, std::mt19937_64& rng) const {
+  std::lock_guard lock(mutex_);
+  int32_t best = tree_.best_child(0);
+  if (best < 0) return Move();
+  const Node& b = tree_.node(best);
+  int seat = tree_.root().seat;
+  if (temperature <= 0 || (b.proven && b.exact[seat] >= 1.0f)) return b.move;
+  const Node& root = tree_.root();
+  std::vector<double> weights(root.child_count);
+  double total = 0;
+  for (int k = 0; k < root.child_count; ++k) {
+    const Node& c = tree_.node(root.first_child + k);
+    bool lost = c.proven && c.exact[seat] <= 0.0f;
+    if (!lost && c.visits > 0) total += weights[k] = std::pow(c.visits, 1.0 / temperature);
+  }
+  if (total <= 0) return b.move;
+  std::uniform_real_distribution<double> pick(0, total);
+  double x = pick(rng);
+  for (int k = 0; k < root.child_count; ++k) {
+    if ((x -= weights[k]) <= 0 && weights[k] > 0) return tree_.node(root.first_child + k).move;
+  }
+  return b.move;
+}
+
+}  // namespace fairyzero

@@ -1,0 +1,96 @@
+// Search: PUCT Monte-Carlo tree search of one game, multithreaded with virtual loss, gathering
+// leaves into batches for the evaluator; or driven from outside, many games in one batch
+// (gather/finish), which is how self-play keeps the evaluator's batches large.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <mutex>
+#include <random>
+#include <span>
+#include <vector>
+
+#include "mcts/evaluator.h"
+#include "mcts/tree.h"
+
+namespace fairyzero {
+
+// When to stop. Zero means no limit; at least one limit should be set.
+struct SearchLimits {
+  int playouts = 0;       // new playouts in this search
+  int visits = 0;         // root visits, counting those kept from the previous move
+  double seconds = 0;     // wall time
+};
+
+struct ChildStats {
+  Move move;
+  int visits = 0;
+  float value = 0.5f;  // for the seat to move at the root
+  float prior = 0;
+  bool proven = false;
+};
+
+struct SearchResult {
+  Move best;                          // none when the root has no legal move
+  std::vector<ChildStats> children;   // root children, most visited first
+  std::vector<Move> principal_variation;
+  std::array<float, kMaxSeats> value{};  // root value per seat
+  std::array<float, 3> wdl{};            // of the team to move, from the root value
+  bool proven = false;                   // the root value is exact (a forced result was found)
+  int root_visits = 0;
+  int playouts = 0;  // in this search
+  double seconds = 0;
+  size_t tree_nodes = 0;
+};
+
+class Search {
+ public:
+  // The evaluator must outlive the search. `root` is copied (with its history, for repetitions).
+  Search(const Position& root, Evaluator& evaluator, const SearchParams& params = {});
+
+  const Position& position() const { return root_; }
+  // Starts over from another position.
+  void set_position(const Position& root);
+  // Plays a move at the root and keeps its subtree (tree reuse).
+  void play(Move m);
+
+  // Searches with params.threads threads until a limit is reached, stop() is called, or the root
+  // is proven. `progress`, if given, is called about every `progress_seconds` from one thread.
+  SearchResult run(const SearchLimits& limits,
+                   const std::function<void(const SearchResult&)>& progress = {},
+                   double progress_seconds = 1.0);
+  // Asks a running run() to return soon; safe from any thread.
+  void stop() { stop_requested_ = true; }
+
+  SearchResult result() const;
+  // The move to play: the best child at temperature 0, else sampled with probability
+  // proportional to visits^(1/temperature). Proven wins are always taken, proven losses avoided.
+  Move choose_move(float temperature, std::mt19937_64& rng) const;
+
+  // For a caller that batches many games (one thread): gathers up to `max_leaves` leaves that
+  // need evaluation into `leaves` (resized as needed; returns how many), completing finished
+  // games and proven nodes on the way. Then finish() with their evaluations.
+  int gather(int max_leaves, std::vector<PendingLeaf>& leaves);
+  void finish(std::span<PendingLeaf> leaves, std::span<const Evaluation> evaluations);
+  bool done(const SearchLimits& limits) const;
+  void begin(const SearchLimits& limits);
+
+ private:
+  int gather_locked(int max_leaves, std::vector<PendingLeaf>& leaves, Position& scratch);
+  void worker(const SearchLimits& limits, const std::function<void(const SearchResult&)>* progress,
+              double progress_seconds, bool reporter);
+  SearchResult result_locked() const;
+
+  Position root_;
+  Evaluator& evaluator_;
+  SearchParams params_;
+  SearchTree tree_;
+  mutable std::mutex mutex_;
+  std::atomic<bool> stop_requested_{false};
+  int start_visits_ = 0;
+  int playouts_ = 0;
+  double start_time_ = 0;
+  Position scratch_;  // for gather() from a single driving thread
+};
+
+}  // namespace fairyzero

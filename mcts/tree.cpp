@@ -1,0 +1,241 @@
+// PUCT selection, expansion, backup and proof propagation over the node arena.
+#include "mcts/tree.h"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+
+namespace fairyzero {
+
+SearchTree::SearchTree(const SearchParams& params, int seats)
+    : params_(params), seats_(seats), rng_(params.seed) {}
+
+void SearchTree::reset(const Position& root) {
+  nodes_.clear();
+  nodes_.emplace_back();
+  nodes_[0].seat = static_cast<uint8_t>(root.seat_to_move());
+  noise_added_ = false;
+}
+
+float SearchTree::value_of(const Node& n, int seat) const {
+  if (n.proven) return n.exact[seat];
+  return n.visits > 0 ? n.value_sum[seat] / n.visits : 0.5f;
+}
+
+int32_t SearchTree::select_child(int32_t parent) const {
+  const Node& p = nodes_[parent];
+  int seat = p.seat;
+  float parent_visits = static_cast<float>(p.visits + p.in_flight);
+  float cpuct = params_.cpuct_init + std::log((parent_visits + params_.cpuct_base + 1) / params_.cpuct_base);
+  float explore = cpuct * std::sqrt(std::max(parent_visits, 1.0f));
+  float visited_policy = 0;
+  for (int k = 0; k < p.child_count; ++k) {
+    const Node& c = nodes_[p.first_child + k];
+    if (c.visits + c.in_flight > 0) visited_policy += c.prior;
+  }
+  float reduction = parent == 0 ? params_.fpu_reduction_root : params_.fpu_reduction;
+  float fpu = value_of(p, seat) - reduction * std::sqrt(visited_policy);
+  int32_t best = -1;
+  float best_score = -1e30f;
+  for (int k = 0; k < p.child_count; ++k) {
+    int32_t ci = p.first_child + k;
+    const Node& c = nodes_[ci];
+    int n = c.visits + c.in_flight;
+    float q;
+    if (c.proven) q = c.exact[seat];
+    else q = n > 0 ? c.value_sum[seat] / n : fpu;  // in-flight visits count as losses
+    float score = q + explore * c.prior / (1 + n);
+    if (score > best_score) {
+      best_score = score;
+      best = ci;
+    }
+  }
+  return best;
+}
+
+bool SearchTree::select(Position& scratch, PendingLeaf& leaf) {
+  leaf.path.clear();
+  int32_t index = 0;
+  leaf.path.push_back(0);
+  while (true) {
+    const Node& n = nodes_[index];
+    if (n.proven || n.state == Node::kTerminal || n.state == Node::kUnexpanded) break;
+    if (n.state == Node::kPending) {
+      for (size_t k = 1; k < leaf.path.size(); ++k) scratch.undo();
+      return false;
+    }
+    index = select_child(index);
+    scratch.play(nodes_[index].move);
+    leaf.path.push_back(index);
+  }
+  for (int32_t i : leaf.path) nodes_[i].in_flight += params_.virtual_loss;
+  Node& n = nodes_[index];
+  leaf.known = n.proven || n.state == Node::kTerminal;
+  if (!leaf.known) n.state = Node::kPending;
+  leaf.node = index;
+  leaf.position = scratch;
+  for (size_t k = 1; k < leaf.path.size(); ++k) scratch.undo();
+  return true;
+}
+
+void SearchTree::abandon(const PendingLeaf& leaf) {
+  for (int32_t i : leaf.path) nodes_[i].in_flight -= params_.virtual_loss;
+  if (nodes_[leaf.node].state == Node::kPending) nodes_[leaf.node].state = Node::kUnexpanded;
+}
+
+void SearchTree::complete(PendingLeaf& leaf, const Evaluation* eval) {
+  int32_t index = leaf.node;
+  std::array<float, kMaxSeats> value{};
+  bool newly_proven = false;
+  if (nodes_[index].proven || nodes_[index].state == Node::kTerminal) {
+    value = nodes_[index].exact;
+  } else if (!eval) {  // the leaf is a finished game
+    Node& n = nodes_[index];
+    n.state = Node::kTerminal;
+    n.proven = true;
+    n.seat = static_cast<uint8_t>(leaf.position.seat_to_move());
+    for (int s = 0; s < seats_; ++s) n.exact[s] = static_cast<float>(leaf.outcome.score[s]);
+    value = n.exact;
+    newly_proven = true;
+  } else {
+    const MoveList& legal = leaf.legal;
+    int count = legal.size();
+    float top = -1e30f;
+    for (float l : eval->policy_logits) top = std::max(top, l);
+    float temperature = std::max(params_.policy_temperature, 1e-3f);
+    std::vector<float> priors(count);
+    float sum = 0;
+    for (int k = 0; k < count; ++k) sum += priors[k] = std::exp((eval->policy_logits[k] - top) / temperature);
+    int32_t first = static_cast<int32_t>(nodes_.size());
+    for (int k = 0; k < count; ++k) {
+      Node c;
+      c.move = legal[k];
+      c.prior = priors[k] / sum;
+      c.parent = index;
+      nodes_.push_back(c);
+    }
+    Node& n = nodes_[index];
+    n.first_child = first;
+    n.child_count = static_cast<uint16_t>(count);
+    n.seat = static_cast<uint8_t>(leaf.position.seat_to_move());
+    n.state = Node::kExpanded;
+    value = eval->value;
+    if (index == 0 && params_.root_noise && !noise_added_) add_root_noise(rng_);
+  }
+  backup(leaf.path, value);
+  if (newly_proven) propagate_proof(leaf.path);
+}
+
+void SearchTree::backup(const std::vector<int32_t>& path, const std::array<float, kMaxSeats>& value) {
+  for (int32_t i : path) {
+    Node& n = nodes_[i];
+    n.in_flight -= params_.virtual_loss;
+    ++n.visits;
+    for (int s = 0; s < seats_; ++s) n.value_sum[s] += value[s];
+  }
+}
+
+// A node is proven when a child wins outright for the seat to move there, or when every child
+// is proven (then it is worth its best child).
+void SearchTree::propagate_proof(const std::vector<int32_t>& path) {
+  for (size_t i = path.size() - 1; i-- > 0;) {
+    Node& p = nodes_[path[i]];
+    if (p.state != Node::kExpanded || p.proven) return;
+    int seat = p.seat;
+    bool all_proven = true;
+    int32_t best = -1;
+    for (int k = 0; k < p.child_count; ++k) {
+      const Node& c = nodes_[p.first_child + k];
+      if (!c.proven) {
+        all_proven = false;
+        continue;
+      }
+      if (best < 0 || c.exact[seat] > nodes_[best].exact[seat]) best = p.first_child + k;
+    }
+    if (best < 0) return;
+    bool wins = nodes_[best].exact[seat] >= 1.0f;
+    if (!wins && !all_proven) return;
+    p.proven = true;
+    p.exact = nodes_[best].exact;
+  }
+}
+
+void SearchTree::add_root_noise(std::mt19937_64& rng) {
+  Node& root = nodes_[0];
+  if (root.state != Node::kExpanded || root.child_count == 0) return;
+  std::gamma_distribution<float> gamma(params_.dirichlet_alpha, 1.0f);
+  std::vector<float> noise(root.child_count);
+  float sum = 0;
+  for (float& x : noise) sum += x = gamma(rng);
+  if (sum <= 0) return;
+  for (int k = 0; k < root.child_count; ++k) {
+    Node& c = nodes_[root.first_child + k];
+    c.prior = (1 - params_.dirichlet_epsilon) * c.prior + params_.dirichlet_epsilon * noise[k] / sum;
+  }
+  noise_added_ = true;
+}
+
+int32_t SearchTree::best_child(int32_t parent) const {
+  const Node& p = nodes_[parent];
+  int seat = p.seat;
+  int32_t best = -1;
+  auto rank = [&](const Node& c) { return c.proven ? (c.exact[seat] >= 1.0f ? 2 : c.exact[seat] <= 0.0f ? 0 : 1) : 1; };
+  for (int k = 0; k < p.child_count; ++k) {
+    int32_t ci = p.first_child + k;
+    if (best < 0) {
+      best = ci;
+      continue;
+    }
+    const Node& c = nodes_[ci];
+    const Node& b = nodes_[best];
+    if (rank(c) != rank(b)) {
+      if (rank(c) > rank(b)) best = ci;
+    } else if (c.visits != b.visits) {
+      if (c.visits > b.visits) best = ci;
+    } else if (value_of(c, seat) > value_of(b, seat)) {
+      best = ci;
+    }
+  }
+  return best;
+}
+
+void SearchTree::advance(const Position& new_root, Move m) {
+  const Node& root = nodes_.empty() ? Node{} : nodes_[0];
+  int32_t kept = -1;
+  for (int k = 0; k < root.child_count; ++k)
+    if (nodes_[root.first_child + k].move == m) kept = root.first_child + k;
+  if (kept < 0 || nodes_[kept].state != Node::kExpanded) {
+    reset(new_root);
+    return;
+  }
+  std::vector<Node> old;
+  old.swap(nodes_);
+  copy_subtree(old, kept);
+  noise_added_ = false;
+  if (params_.root_noise) add_root_noise(rng_);
+}
+
+// Copies the subtree under `root` breadth-first so that each node's children stay contiguous.
+void SearchTree::copy_subtree(const std::vector<Node>& from, int32_t root) {
+  nodes_.clear();
+  nodes_.push_back(from[root]);
+  nodes_[0].parent = -1;
+  nodes_[0].move = Move();
+  std::deque<std::pair<int32_t, int32_t>> queue{{root, 0}};
+  while (!queue.empty()) {
+    auto [old_index, new_index] = queue.front();
+    queue.pop_front();
+    const Node& o = from[old_index];
+    if (o.child_count == 0 || o.first_child < 0) continue;
+    int32_t first = static_cast<int32_t>(nodes_.size());
+    for (int k = 0; k < o.child_count; ++k) {
+      Node c = from[o.first_child + k];
+      c.parent = new_index;
+      nodes_.push_back(c);
+      queue.emplace_back(o.first_child + k, first + k);
+    }
+    nodes_[new_index].first_child = first;
+  }
+}
+
+}  // namespace fairyzero

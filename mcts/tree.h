@@ -1,0 +1,105 @@
+// The search tree: nodes in one arena, PUCT selection over per-seat value vectors, expansion,
+// backup with virtual loss, and proof of won and lost positions (an MCTS-solver). Not
+// thread-safe: Search guards it with a mutex.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "core/position.h"
+#include "mcts/evaluator.h"
+
+namespace fairyzero {
+
+struct SearchParams {
+  // PUCT exploration, growing slowly with visits as in AlphaZero: c = init + log((N+base+1)/base).
+  float cpuct_init = 1.25f;
+  float cpuct_base = 19652.0f;
+  // First-play urgency: an unvisited child's value is the parent's minus this times the square
+  // root of the prior mass already visited (lc0). Separate value at the root.
+  float fpu_reduction = 0.25f;
+  float fpu_reduction_root = 0.0f;
+  // Root exploration noise for self-play (Dirichlet(alpha), mixed with weight epsilon).
+  bool root_noise = false;
+  float dirichlet_alpha = 0.3f;
+  float dirichlet_epsilon = 0.25f;
+  float policy_temperature = 1.0f;  // softmax temperature on the evaluator's logits
+  int virtual_loss = 1;             // in-flight visits counted as losses for the mover
+  int threads = 1;                  // search threads for one game
+  int leaves_per_batch = 8;         // leaves a thread gathers per evaluator call
+  uint64_t seed = 1;
+};
+
+struct Node {
+  Move move;           // the move from the parent
+  float prior = 0;     // after softmax (and noise at the root)
+  int32_t parent = -1;
+  int32_t first_child = -1;
+  uint16_t child_count = 0;
+  uint8_t seat = 0;    // seat to move in this node's position
+  enum State : uint8_t { kUnexpanded, kPending, kExpanded, kTerminal } state = kUnexpanded;
+  bool proven = false;  // value is exact (a finished game, or proven by the children)
+  int32_t visits = 0;
+  int32_t in_flight = 0;
+  std::array<float, kMaxSeats> value_sum{};
+  std::array<float, kMaxSeats> exact{};  // the exact value when proven
+};
+
+// A leaf chosen for evaluation. `position` is the leaf's position; `path` runs from the root.
+struct PendingLeaf {
+  int32_t node = -1;
+  bool known = false;  // a finished or proven node: complete it without evaluation
+  std::vector<int32_t> path;
+  Position position;
+  MoveList legal;
+  Outcome outcome;
+  explicit PendingLeaf(const Position& root) : position(root) {}
+};
+
+class SearchTree {
+ public:
+  SearchTree(const SearchParams& params, int seats);
+
+  // Starts over from a position (drops the tree).
+  void reset(const Position& root);
+  // Keeps the subtree below `m` as the new tree when `m` was a root child; else starts over.
+  void advance(const Position& new_root, Move m);
+
+  // Walks from the root to a leaf, applying virtual loss, and plays the path on `scratch` (a
+  // copy of the root position). Returns false on a collision (the leaf is already pending
+  // evaluation by someone else); then no virtual loss remains.
+  bool select(Position& scratch, PendingLeaf& leaf);
+  // Finishes a leaf: expands it with the evaluation (or as a finished game when `eval` is null)
+  // and backs its value up the path.
+  void complete(PendingLeaf& leaf, const Evaluation* eval);
+  // Takes back the virtual loss of a selected leaf that will not be completed.
+  void abandon(const PendingLeaf& leaf);
+
+  const Node& node(int32_t i) const { return nodes_[i]; }
+  const Node& root() const { return nodes_[0]; }
+  size_t size() const { return nodes_.size(); }
+
+  // The child of `parent` the search would rather play: proven wins first, then visits, then
+  // value; -1 when there is none.
+  int32_t best_child(int32_t parent) const;
+  // Mean value of a node for a seat, or its exact value when proven.
+  float value_of(const Node& n, int seat) const;
+
+ private:
+  int32_t select_child(int32_t parent) const;
+  void backup(const std::vector<int32_t>& path, const std::array<float, kMaxSeats>& value);
+  void propagate_proof(const std::vector<int32_t>& path);
+  void copy_subtree(const std::vector<Node>& from, int32_t root);
+  // Mixes Dirichlet noise into the root priors (once per root, when it is expanded).
+  void add_root_noise(std::mt19937_64& rng);
+
+  SearchParams params_;
+  int seats_;
+  std::vector<Node> nodes_;
+  bool noise_added_ = false;
+  std::mt19937_64 rng_;
+};
+
+}  // namespace fairyzero

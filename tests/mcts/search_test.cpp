@@ -1,0 +1,221 @@
+// Search behaviour: priors steer visits, values back up per seat for 2 and 4 seats, threads agree
+// with one thread, tree reuse, root noise, temperature, and batched search across games.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <map>
+
+#include "core/variant_loader.h"
+#include "mcts/basic_evaluators.h"
+#include "mcts/batched_search.h"
+#include "mcts/search.h"
+
+namespace fairyzero {
+namespace {
+
+// An evaluator whose answers a test writes: a logit per move text, a value per seat computed from
+// the position.
+class ScriptedEvaluator : public Evaluator {
+ public:
+  std::map<std::string, float> logits;  // move text -> logit (others 0)
+  std::function<std::array<float, kMaxSeats>(const Position&)> value_of = [](const Position&) {
+    std::array<float, kMaxSeats> v{};
+    v.fill(0.5f);
+    return v;
+  };
+  void evaluate(std::span<const EvalRequest> batch, std::span<Evaluation> out) override {
+    for (size_t i = 0; i < batch.size(); ++i) {
+      const MoveList& legal = *batch[i].legal;
+      out[i].policy_logits.resize(legal.size());
+      for (int k = 0; k < legal.size(); ++k) {
+        auto it = logits.find(batch[i].position->move_text(legal[k]));
+        out[i].policy_logits[k] = it == logits.end() ? 0.0f : it->second;
+      }
+      out[i].value = value_of(*batch[i].position);
+    }
+  }
+  std::string name() const override { return "scripted"; }
+};
+
+int visits_of(const SearchResult& r, const Position& pos, const std::string& move) {
+  for (const ChildStats& c : r.children)
+    if (pos.move_text(c.move) == move) return c.visits;
+  return -1;
+}
+
+TEST(Search, VisitsFollowThePriorWhenValuesAreEqual) {
+  Position pos(find_variant("chess"));
+  ScriptedEvaluator stub;
+  stub.logits["g1f3"] = 5.0f;
+  Search search(pos, stub);
+  SearchResult r = search.run({.playouts = 2000});
+  EXPECT_EQ(pos.move_text(r.best), "g1f3");
+  EXPECT_GT(visits_of(r, pos, "g1f3"), 0.7 * r.root_visits);
+  // Uniform priors and equal values spread visits evenly.
+  UniformEvaluator uniform;
+  Search even(pos, uniform);
+  SearchResult u = even.run({.playouts = 2001});
+  int lo = u.root_visits, hi = 0;
+  for (const ChildStats& c : u.children) lo = std::min(lo, c.visits), hi = std::max(hi, c.visits);
+  EXPECT_LE(hi - lo, 2) << "20 moves, 2000 visits: about 100 each";
+}
+
+// Backup on a hand-made tree: expand the root, then one child, with chosen values.
+TEST(SearchTree, BackupAddsEachSeatsValueAlongThePath) {
+  Position root(find_variant("chess"));
+  SearchParams params;
+  SearchTree tree(params, 2);
+  tree.reset(root);
+  Position scratch = root;
+  PendingLeaf leaf(root);
+  ASSERT_TRUE(tree.select(scratch, leaf));
+  EXPECT_EQ(leaf.node, 0);
+  leaf.position.legal_moves(leaf.legal);
+  Evaluation e;
+  e.policy_logits.assign(leaf.legal.size(), 0.0f);
+  e.value = {0.6f, 0.4f};
+  tree.complete(leaf, &e);
+  EXPECT_EQ(tree.root().visits, 1);
+  EXPECT_EQ(tree.root().child_count, 20);
+  ASSERT_TRUE(tree.select(scratch, leaf));
+  ASSERT_EQ(leaf.path.size(), 2u);
+  EXPECT_EQ(tree.root().in_flight, 1) << "virtual loss while the leaf is pending";
+  leaf.position.legal_moves(leaf.legal);
+  e.policy_logits.assign(leaf.legal.size(), 0.0f);
+  e.value = {0.2f, 0.8f};
+  tree.complete(leaf, &e);
+  EXPECT_EQ(tree.root().in_flight, 0);
+  EXPECT_EQ(tree.root().visits, 2);
+  EXPECT_FLOAT_EQ(tree.root().value_sum[0], 0.8f);
+  EXPECT_FLOAT_EQ(tree.root().value_sum[1], 1.2f);
+  const Node& child = tree.node(leaf.node);
+  EXPECT_EQ(child.visits, 1);
+  EXPECT_FLOAT_EQ(tree.value_of(child, 0), 0.2f);
+  EXPECT_FLOAT_EQ(tree.value_of(child, 1), 0.8f);
+  EXPECT_EQ(child.seat, 1) << "Black moves in the child";
+}
+
+// Four seats, individual scoring: each seat maximises its own expected score, so the seat to
+// move at the root prefers the move that is best for itself even when it is bad for the others
+// (including its partner). Under team scoring partners share one value and agree.
+TEST(SearchTree, FourSeatsEachSeatMaximisesItsOwnValue) {
+  VariantPtr v = load_variant_file("tests/data/four-seats.toml");
+  Position root(v);
+  ASSERT_EQ(v->seats[root.seat_to_move()].name, "white-low");
+  ScriptedEvaluator scripted;
+  // After a0a1 white-low scores 0.9 and its partner white-high 0.1; after f0f1 the reverse.
+  scripted.value_of = [](const Position& p) {
+    std::array<float, kMaxSeats> value{0.5f, 0.5f, 0.5f, 0.5f};
+    const Geometry& g = p.variant().geometry;
+    if (p.piece_at(*g.parse_cell("a1")) != kEmpty) value = {0.9f, 0.4f, 0.1f, 0.6f};
+    if (p.piece_at(*g.parse_cell("f1")) != kEmpty) value = {0.1f, 0.4f, 0.9f, 0.6f};
+    return value;
+  };
+  Search individual(root, scripted);
+  SearchResult r = individual.run({.playouts = 600});
+  EXPECT_EQ(root.move_text(r.best), "a0a1");
+  // Backed-up value of the chosen child, per seat, is the scripted vector (leaves below it are
+  // scored the same way since the rook stays on a1 unless it moves).
+  for (const ChildStats& c : r.children)
+    if (root.move_text(c.move) == "f0f1") EXPECT_LT(c.value, 0.2f) << "bad for white-low";
+  // Team scoring: the evaluator gives partners the mean of their two individual values.
+  scripted.value_of = [](const Position& p) {
+    std::array<float, kMaxSeats> value{0.5f, 0.5f, 0.5f, 0.5f};
+    const Geometry& g = p.variant().geometry;
+    if (p.piece_at(*g.parse_cell("a1")) != kEmpty) value = {0.3f, 0.7f, 0.3f, 0.7f};
+    if (p.piece_at(*g.parse_cell("f1")) != kEmpty) value = {0.8f, 0.2f, 0.8f, 0.2f};
+    return value;
+  };
+  Search team(root, scripted);
+  EXPECT_EQ(root.move_text(team.run({.playouts = 600}).best), "f0f1");
+}
+
+TEST(Search, ThreadsAgreeWithOneThreadOnTactics) {
+  VariantPtr v = find_variant("chess");
+  MaterialEvaluator material(*v);
+  // A hanging queen, and a fork-free capture of a rook.
+  for (const char* fen : {"rnb1kbnr/pppp1ppp/8/4q3/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 0 1",
+                          "4k3/8/8/3r4/8/8/3Q4/4K3 w - - 0 1"}) {
+    Position pos = Position::from_fen(v, fen);
+    SearchParams one;
+    Search single(pos, material, one);
+    Move best = single.run({.playouts = 3000}).best;
+    SearchParams two = one;
+    two.threads = 2;
+    Search multi(pos, material, two);
+    SearchResult r = multi.run({.playouts = 3000});
+    EXPECT_EQ(pos.move_text(r.best), pos.move_text(best)) << fen;
+    EXPECT_GE(r.playouts, 3000);
+    EXPECT_EQ(multi.result().root_visits, r.root_visits) << "no visit lost or left in flight";
+  }
+}
+
+TEST(Search, TreeReuseKeepsTheSubtree) {
+  Position pos(find_variant("chess"));
+  MaterialEvaluator material(pos.variant());
+  Search search(pos, material);
+  SearchResult r = search.run({.playouts = 1000});
+  int kept = 0;
+  for (const ChildStats& c : r.children)
+    if (c.move == r.best) kept = c.visits;
+  search.play(r.best);
+  EXPECT_EQ(search.result().root_visits, kept);
+  EXPECT_EQ(search.position().fen(), [&] {
+    Position p = pos;
+    p.play(r.best);
+    return p.fen();
+  }());
+  SearchResult next = search.run({.playouts = 200});
+  EXPECT_EQ(next.root_visits, kept + 200);
+}
+
+TEST(Search, RootNoiseChangesPriorsButKeepsThemADistribution) {
+  Position pos(find_variant("chess"));
+  UniformEvaluator uniform;
+  SearchParams params;
+  params.root_noise = true;
+  params.seed = 7;
+  Search search(pos, uniform, params);
+  SearchResult r = search.run({.playouts = 50});
+  float sum = 0, lo = 1, hi = 0;
+  for (const ChildStats& c : r.children) sum += c.prior, lo = std::min(lo, c.prior), hi = std::max(hi, c.prior);
+  EXPECT_NEAR(sum, 1.0f, 1e-4);
+  EXPECT_GT(hi - lo, 0.005f) << "uniform priors with noise are no longer equal";
+}
+
+TEST(Search, TemperatureSamplesInProportionToVisits) {
+  Position pos(find_variant("chess"));
+  ScriptedEvaluator stub;
+  stub.logits["e2e4"] = 1.5f;
+  Search search(pos, stub);
+  SearchResult r = search.run({.playouts = 3000});
+  std::mt19937_64 rng(3);
+  int e4 = 0;
+  const int kDraws = 4000;
+  for (int i = 0; i < kDraws; ++i) e4 += pos.move_text(search.choose_move(1.0f, rng)) == "e2e4";
+  double expected = static_cast<double>(visits_of(r, pos, "e2e4")) / r.root_visits;
+  EXPECT_NEAR(static_cast<double>(e4) / kDraws, expected, 0.03);
+  EXPECT_EQ(pos.move_text(search.choose_move(0.0f, rng)), "e2e4");
+}
+
+TEST(BatchedSearch, ManyGamesInOneBatchMatchSeparateSearches) {
+  VariantPtr v = find_variant("chess");
+  MaterialEvaluator material(*v);
+  std::vector<Position> starts = {
+      Position::from_fen(v, "rnb1kbnr/pppp1ppp/8/4q3/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 0 1"),
+      Position::from_fen(v, "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"), Position(v)};
+  std::vector<std::unique_ptr<Search>> searches;
+  std::vector<Search*> pointers;
+  for (const Position& p : starts) {
+    searches.push_back(std::make_unique<Search>(p, material));
+    pointers.push_back(searches.back().get());
+  }
+  BatchedSearchStats stats = run_batched(pointers, {.playouts = 800}, material, 8);
+  EXPECT_GT(static_cast<double>(stats.evaluated) / stats.rounds, 8.0) << "batches span games";
+  EXPECT_EQ(starts[0].move_text(searches[0]->result().best), "f3e5");
+  EXPECT_EQ(starts[1].move_text(searches[1]->result().best), "a1a8");
+  EXPECT_GE(searches[2]->result().playouts, 800);
+}
+
+}  // namespace
+}  // namespace fairyzero
