@@ -76,11 +76,13 @@ void MaterialEvaluator::evaluate(std::span<const EvalRequest> batch, std::span<E
     for (int k = 0; k < legal.size(); ++k) {
       Move m = legal[k];
       float gain = 0;
-      if (m.kind() == MoveKind::kEnPassant) gain = 1.0f;
+      if (m.kind() == MoveKind::kEnPassant)
+        gain = 1.0f;
       else if (m.kind() != MoveKind::kDrop && m.kind() != MoveKind::kCastling &&
                pos.piece_at(m.to()) != kEmpty)
         gain = values_[type_of(pos.piece_at(m.to()))];
-      if (m.is_promotion()) gain += values_[m.piece_type()] - values_[type_of(pos.piece_at(m.from()))];
+      if (m.is_promotion())
+        gain += values_[m.piece_type()] - values_[type_of(pos.piece_at(m.from()))];
       out[i].policy_logits[k] = 2.0f * gain;
     }
   }

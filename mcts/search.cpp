@@ -13,8 +13,10 @@ double now_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-// Legal moves and the game's state at a leaf: work done outside the tree's lock.
-void prepare(PendingLeaf& leaf) {
+// The leaf's position, legal moves and game state: work done outside the tree's lock.
+void prepare(const Position& root, PendingLeaf& leaf) {
+  leaf.position = root;
+  for (Move m : leaf.moves) leaf.position.play(m);
   leaf.position.legal_moves(leaf.legal);
   leaf.outcome = leaf.position.outcome(leaf.legal);
 }
@@ -25,22 +27,19 @@ Search::Search(const Position& root, Evaluator& evaluator, const SearchParams& p
     : root_(root),
       evaluator_(evaluator),
       params_(params),
-      tree_(params, root.variant().seat_count()),
-      scratch_(root) {
+      tree_(params, root.variant().seat_count()) {
   tree_.reset(root_);
 }
 
 void Search::set_position(const Position& root) {
   std::lock_guard lock(mutex_);
   root_ = root;
-  scratch_ = root;
   tree_.reset(root_);
 }
 
 void Search::play(Move m) {
   std::lock_guard lock(mutex_);
   root_.play(m);
-  scratch_ = root_;
   tree_.advance(root_, m);
 }
 
@@ -62,12 +61,12 @@ bool Search::done(const SearchLimits& limits) const {
   return false;
 }
 
-int Search::gather_locked(int max_leaves, std::vector<PendingLeaf>& leaves, Position& scratch) {
+int Search::gather_locked(int max_leaves, std::vector<PendingLeaf>& leaves) {
   int count = 0;
   for (int attempt = 0; attempt < max_leaves; ++attempt) {
     if (static_cast<int>(leaves.size()) <= count) leaves.emplace_back(root_);
     PendingLeaf& leaf = leaves[count];
-    if (!tree_.select(scratch, leaf)) break;  // collision: evaluate what we have first
+    if (!tree_.select(leaf)) break;  // collision: evaluate what we have first
     if (leaf.known) {
       tree_.complete(leaf, nullptr);
       ++playouts_;
@@ -83,12 +82,12 @@ int Search::gather(int max_leaves, std::vector<PendingLeaf>& leaves) {
   int count;
   {
     std::lock_guard lock(mutex_);
-    count = gather_locked(max_leaves, leaves, scratch_);
+    count = gather_locked(max_leaves, leaves);
   }
   // Finished games need no evaluation: complete them now and keep the rest at the front.
   int kept = 0;
   for (int i = 0; i < count; ++i) {
-    prepare(leaves[i]);
+    prepare(root_, leaves[i]);
     if (leaves[i].outcome.over()) {
       std::lock_guard lock(mutex_);
       tree_.complete(leaves[i], nullptr);
@@ -110,9 +109,8 @@ void Search::finish(std::span<PendingLeaf> leaves, std::span<const Evaluation> e
 }
 
 void Search::worker(const SearchLimits& limits,
-                    const std::function<void(const SearchResult&)>* progress, double progress_seconds,
-                    bool reporter) {
-  Position scratch = root_;
+                    const std::function<void(const SearchResult&)>* progress,
+                    double progress_seconds, bool reporter) {
   std::vector<PendingLeaf> leaves;
   std::vector<EvalRequest> requests;
   std::vector<Evaluation> evaluations;
@@ -128,19 +126,20 @@ void Search::worker(const SearchLimits& limits,
       if (limits.playouts > 0)
         budget = std::min(budget, limits.playouts - playouts_ -
                                       tree_.root().in_flight / std::max(1, params_.virtual_loss));
-      count = gather_locked(std::max(1, budget), leaves, scratch);
+      count = gather_locked(std::max(1, budget), leaves);
     }
     requests.clear();
     evaluated.clear();
     for (int i = 0; i < count; ++i) {
-      prepare(leaves[i]);
+      prepare(root_, leaves[i]);
       if (!leaves[i].outcome.over()) {
         requests.push_back({&leaves[i].position, &leaves[i].legal});
         evaluated.push_back(i);
       }
     }
     if (evaluations.size() < requests.size()) evaluations.resize(requests.size());
-    if (!requests.empty()) evaluator_.evaluate(requests, std::span(evaluations).first(requests.size()));
+    if (!requests.empty())
+      evaluator_.evaluate(requests, std::span(evaluations).first(requests.size()));
     {
       std::lock_guard lock(mutex_);
       size_t next = 0;

@@ -17,9 +17,9 @@ namespace fairyzero {
 
 // When to stop. Zero means no limit; at least one limit should be set.
 struct SearchLimits {
-  int playouts = 0;       // new playouts in this search
-  int visits = 0;         // root visits, counting those kept from the previous move
-  double seconds = 0;     // wall time
+  int playouts = 0;    // new playouts in this search
+  int visits = 0;      // root visits, counting those kept from the previous move
+  double seconds = 0;  // wall time
 };
 
 struct ChildStats {
@@ -31,8 +31,8 @@ struct ChildStats {
 };
 
 struct SearchResult {
-  Move best;                          // none when the root has no legal move
-  std::vector<ChildStats> children;   // root children, most visited first
+  Move best;                         // none when the root has no legal move
+  std::vector<ChildStats> children;  // root children, most visited first
   std::vector<Move> principal_variation;
   std::array<float, kMaxSeats> value{};  // root value per seat
   std::array<float, 3> wdl{};            // of the team to move, from the root value
@@ -76,7 +76,7 @@ class Search {
   void begin(const SearchLimits& limits);
 
  private:
-  int gather_locked(int max_leaves, std::vector<PendingLeaf>& leaves, Position& scratch);
+  int gather_locked(int max_leaves, std::vector<PendingLeaf>& leaves);
   void worker(const SearchLimits& limits, const std::function<void(const SearchResult&)>* progress,
               double progress_seconds, bool reporter);
   SearchResult result_locked() const;
@@ -90,7 +90,6 @@ class Search {
   int start_visits_ = 0;
   int playouts_ = 0;
   double start_time_ = 0;
-  Position scratch_;  // for gather() from a single driving thread
 };
 
 }  // namespace fairyzero

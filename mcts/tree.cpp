@@ -26,7 +26,8 @@ int32_t SearchTree::select_child(int32_t parent) const {
   const Node& p = nodes_[parent];
   int seat = p.seat;
   float parent_visits = static_cast<float>(p.visits + p.in_flight);
-  float cpuct = params_.cpuct_init + std::log((parent_visits + params_.cpuct_base + 1) / params_.cpuct_base);
+  float cpuct =
+      params_.cpuct_init + std::log((parent_visits + params_.cpuct_base + 1) / params_.cpuct_base);
   float explore = cpuct * std::sqrt(std::max(parent_visits, 1.0f));
   float visited_policy = 0;
   for (int k = 0; k < p.child_count; ++k) {
@@ -42,8 +43,10 @@ int32_t SearchTree::select_child(int32_t parent) const {
     const Node& c = nodes_[ci];
     int n = c.visits + c.in_flight;
     float q;
-    if (c.proven) q = c.exact[seat];
-    else q = n > 0 ? c.value_sum[seat] / n : fpu;  // in-flight visits count as losses
+    if (c.proven)
+      q = c.exact[seat];
+    else
+      q = n > 0 ? c.value_sum[seat] / n : fpu;  // in-flight visits count as losses
     float score = q + explore * c.prior / (1 + n);
     if (score > best_score) {
       best_score = score;
@@ -53,19 +56,17 @@ int32_t SearchTree::select_child(int32_t parent) const {
   return best;
 }
 
-bool SearchTree::select(Position& scratch, PendingLeaf& leaf) {
+bool SearchTree::select(PendingLeaf& leaf) {
   leaf.path.clear();
+  leaf.moves.clear();
   int32_t index = 0;
   leaf.path.push_back(0);
   while (true) {
     const Node& n = nodes_[index];
     if (n.proven || n.state == Node::kTerminal || n.state == Node::kUnexpanded) break;
-    if (n.state == Node::kPending) {
-      for (size_t k = 1; k < leaf.path.size(); ++k) scratch.undo();
-      return false;
-    }
+    if (n.state == Node::kPending) return false;
     index = select_child(index);
-    scratch.play(nodes_[index].move);
+    leaf.moves.push_back(nodes_[index].move);
     leaf.path.push_back(index);
   }
   for (int32_t i : leaf.path) nodes_[i].in_flight += params_.virtual_loss;
@@ -73,8 +74,6 @@ bool SearchTree::select(Position& scratch, PendingLeaf& leaf) {
   leaf.known = n.proven || n.state == Node::kTerminal;
   if (!leaf.known) n.state = Node::kPending;
   leaf.node = index;
-  leaf.position = scratch;
-  for (size_t k = 1; k < leaf.path.size(); ++k) scratch.undo();
   return true;
 }
 
@@ -105,7 +104,8 @@ void SearchTree::complete(PendingLeaf& leaf, const Evaluation* eval) {
     float temperature = std::max(params_.policy_temperature, 1e-3f);
     std::vector<float> priors(count);
     float sum = 0;
-    for (int k = 0; k < count; ++k) sum += priors[k] = std::exp((eval->policy_logits[k] - top) / temperature);
+    for (int k = 0; k < count; ++k)
+      sum += priors[k] = std::exp((eval->policy_logits[k] - top) / temperature);
     int32_t first = static_cast<int32_t>(nodes_.size());
     for (int k = 0; k < count; ++k) {
       Node c;
@@ -126,7 +126,8 @@ void SearchTree::complete(PendingLeaf& leaf, const Evaluation* eval) {
   if (newly_proven) propagate_proof(leaf.path);
 }
 
-void SearchTree::backup(const std::vector<int32_t>& path, const std::array<float, kMaxSeats>& value) {
+void SearchTree::backup(const std::vector<int32_t>& path,
+                        const std::array<float, kMaxSeats>& value) {
   for (int32_t i : path) {
     Node& n = nodes_[i];
     n.in_flight -= params_.virtual_loss;
@@ -170,7 +171,8 @@ void SearchTree::add_root_noise(std::mt19937_64& rng) {
   if (sum <= 0) return;
   for (int k = 0; k < root.child_count; ++k) {
     Node& c = nodes_[root.first_child + k];
-    c.prior = (1 - params_.dirichlet_epsilon) * c.prior + params_.dirichlet_epsilon * noise[k] / sum;
+    c.prior =
+        (1 - params_.dirichlet_epsilon) * c.prior + params_.dirichlet_epsilon * noise[k] / sum;
   }
   noise_added_ = true;
 }
@@ -179,7 +181,9 @@ int32_t SearchTree::best_child(int32_t parent) const {
   const Node& p = nodes_[parent];
   int seat = p.seat;
   int32_t best = -1;
-  auto rank = [&](const Node& c) { return c.proven ? (c.exact[seat] >= 1.0f ? 2 : c.exact[seat] <= 0.0f ? 0 : 1) : 1; };
+  auto rank = [&](const Node& c) {
+    return c.proven ? (c.exact[seat] >= 1.0f ? 2 : c.exact[seat] <= 0.0f ? 0 : 1) : 1;
+  };
   for (int k = 0; k < p.child_count; ++k) {
     int32_t ci = p.first_child + k;
     if (best < 0) {

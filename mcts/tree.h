@@ -33,12 +33,12 @@ struct SearchParams {
 };
 
 struct Node {
-  Move move;           // the move from the parent
-  float prior = 0;     // after softmax (and noise at the root)
+  Move move;        // the move from the parent
+  float prior = 0;  // after softmax (and noise at the root)
   int32_t parent = -1;
   int32_t first_child = -1;
   uint16_t child_count = 0;
-  uint8_t seat = 0;    // seat to move in this node's position
+  uint8_t seat = 0;  // seat to move in this node's position
   enum State : uint8_t { kUnexpanded, kPending, kExpanded, kTerminal } state = kUnexpanded;
   bool proven = false;  // value is exact (a finished game, or proven by the children)
   int32_t visits = 0;
@@ -52,6 +52,7 @@ struct PendingLeaf {
   int32_t node = -1;
   bool known = false;  // a finished or proven node: complete it without evaluation
   std::vector<int32_t> path;
+  std::vector<Move> moves;  // the moves from the root, for replaying outside the tree's lock
   Position position;
   MoveList legal;
   Outcome outcome;
@@ -67,10 +68,10 @@ class SearchTree {
   // Keeps the subtree below `m` as the new tree when `m` was a root child; else starts over.
   void advance(const Position& new_root, Move m);
 
-  // Walks from the root to a leaf, applying virtual loss, and plays the path on `scratch` (a
-  // copy of the root position). Returns false on a collision (the leaf is already pending
-  // evaluation by someone else); then no virtual loss remains.
-  bool select(Position& scratch, PendingLeaf& leaf);
+  // Walks from the root to a leaf, applying virtual loss, and records the path and its moves in
+  // `leaf` (the caller plays them on leaf.position). Returns false on a collision (the leaf is
+  // already pending evaluation by someone else); then no virtual loss remains.
+  bool select(PendingLeaf& leaf);
   // Finishes a leaf: expands it with the evaluation (or as a finished game when `eval` is null)
   // and backs its value up the path.
   void complete(PendingLeaf& leaf, const Evaluation* eval);

@@ -64,7 +64,8 @@ struct MateCase {
   int moves;
 };
 
-std::string case_name(const ::testing::TestParamInfo<std::tuple<MateCase, const char*, int>>& info) {
+std::string case_name(
+    const ::testing::TestParamInfo<std::tuple<MateCase, const char*, int>>& info) {
   const auto& [c, evaluator, threads] = info.param;
   std::string name = std::string(c.variant) + "_mate_in_" + std::to_string(c.moves) + "_" +
                      evaluator + "_" + std::to_string(threads) + "threads_" +
@@ -84,8 +85,8 @@ TEST_P(FindsMate, BestMoveForcesMate) {
   ASSERT_FALSE(expected.empty()) << c.fen << " is not a mate in " << c.moves;
   UniformEvaluator uniform;
   MaterialEvaluator material(*v);
-  Evaluator& evaluator = std::string(evaluator_name) == "uniform" ? static_cast<Evaluator&>(uniform)
-                                                                   : material;
+  Evaluator& evaluator =
+      std::string(evaluator_name) == "uniform" ? static_cast<Evaluator&>(uniform) : material;
   SearchParams params;
   params.threads = threads;
   params.leaves_per_batch = 4;
@@ -94,7 +95,8 @@ TEST_P(FindsMate, BestMoveForcesMate) {
   EXPECT_TRUE(expected.count(pos.move_text(result.best)))
       << c.fen << ": played " << pos.move_text(result.best) << " after " << result.playouts
       << " playouts";
-  EXPECT_TRUE(result.proven) << "the mate should be proven, value " << result.value[pos.seat_to_move()];
+  EXPECT_TRUE(result.proven) << "the mate should be proven, value "
+                             << result.value[pos.seat_to_move()];
   EXPECT_FLOAT_EQ(result.value[pos.seat_to_move()], 1.0f);
 }
 
