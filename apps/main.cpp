@@ -11,29 +11,36 @@ namespace {
 struct Subcommand {
   const char* name;
   int (*run)(const fairyzero::CommandArgs&);
-  const char* usage;
+  const char* synopsis;
+  const char* summary;
 };
 
 const Subcommand kSubcommands[] = {
-    {"perft", fairyzero::perft_command,
-     "perft VARIANT [--fen FEN] DEPTH [--divide]    count leaf nodes of the move tree (test of "
-     "move generation)"},
-    {"play", fairyzero::play_command,
-     "play VARIANT [--fen FEN] [--random SEAT]      play in the terminal; SEAT (e.g. black) moves "
-     "at random"},
+    {"variants", fairyzero::variants_command, "variants", "list the known variants"},
+    {"check", fairyzero::check_command, "check VARIANT|FILE.toml",
+     "validate a variant file and summarise it"},
+    {"perft", fairyzero::perft_command, "perft VARIANT [--fen FEN] DEPTH [--divide]",
+     "count the leaf nodes of the move tree (the test of move generation)"},
     {"random-game", fairyzero::random_game_command,
-     "random-game VARIANT [--seed N] [--max-plies N] [--quiet]   play one game of random legal "
-     "moves"},
-    {"check", fairyzero::check_command,
-     "check VARIANT|FILE.toml                       validate a variant file and summarise it"},
-    {"variants", fairyzero::variants_command,
-     "variants                                      list the known variants"},
+     "random-game VARIANT [--seed N] [--max-plies N] [--fen FEN] [--quiet]",
+     "play one game of random legal moves"},
+    {"play", fairyzero::play_command,
+     "play VARIANT [--bot uniform|material|CHECKPOINT] [--bot-seat SEAT] [--visits N]\n"
+     "            [--threads N] [--seconds S] [--device cpu|cuda] [--random SEAT] [--fen FEN]",
+     "play in the terminal against a bot (MCTS), a random mover, or alone"},
+    {"new-network", fairyzero::new_network_command,
+     "new-network VARIANT --out FILE [--blocks N] [--filters N] [--policy-dim N]\n"
+     "            [--value-hidden N]",
+     "write an untrained network checkpoint for a variant"},
+    {"network-info", fairyzero::network_info_command, "network-info CHECKPOINT",
+     "describe a checkpoint: variant, size, shapes, training step"},
 };
 
 void print_usage(std::ostream& out) {
-  out << "FairyZero: self-play training, bots and balance reports for chess variants.\n\nUsage: "
-         "fairyzero COMMAND ...\n";
-  for (const Subcommand& s : kSubcommands) out << "  fairyzero " << s.usage << "\n";
+  out << "FairyZero: self-play training, bots and balance reports for chess variants.\n\n"
+         "Usage: fairyzero COMMAND ...\n\n";
+  for (const Subcommand& s : kSubcommands)
+    out << "  fairyzero " << s.synopsis << "\n      " << s.summary << "\n";
   out << "\nVARIANT is a name from configs/variants (see `fairyzero variants`) or a path to a "
          ".toml file.\n";
 }
@@ -52,7 +59,7 @@ int main(int argc, char** argv) {
     try {
       return s.run(args);
     } catch (const fairyzero::UsageError& e) {
-      std::cerr << "fairyzero " << s.name << ": " << e.what() << "\nusage: fairyzero " << s.usage
+      std::cerr << "fairyzero " << s.name << ": " << e.what() << "\nusage: fairyzero " << s.synopsis
                 << "\n";
       return 2;
     } catch (const std::exception& e) {

@@ -1,10 +1,13 @@
-// `fairyzero play`: a person plays a variant in the terminal, against a random mover or alone.
+// `fairyzero play`: a person plays a variant in the terminal, against a bot (uniform, material or
+// a network checkpoint, searching with MCTS), a random mover, or alone.
 #include <iostream>
 #include <random>
 
 #include "apps/arguments.h"
+#include "apps/bot.h"
 #include "apps/commands.h"
 #include "core/position.h"
+#include "mcts/search.h"
 
 namespace fairyzero {
 namespace {
@@ -16,20 +19,43 @@ void print_help() {
                "  help   this text                 quit  leave\n";
 }
 
+int seat_named(const Variant& v, const std::string& name, const std::string& option) {
+  for (int s = 0; s < v.seat_count(); ++s)
+    if (v.seats[s].name == name) return s;
+  throw UsageError(option + ": '" + name + "' is not a seat of " + v.name);
+}
+
 }  // namespace
 
 int play_command(const CommandArgs& raw) {
-  Arguments args(raw, {"--fen", "--random", "--seed"}, {});
+  Arguments args(raw,
+                 {"--fen", "--random", "--seed", "--bot", "--bot-seat", "--visits", "--threads",
+                  "--seconds", "--device"},
+                 {});
   if (args.positional().size() != 1) throw UsageError("give a variant");
   VariantPtr v = load_variant_for_user(args.positional()[0]);
   Position pos = args.value("--fen") ? Position::from_fen(v, *args.value("--fen")) : Position(v);
-  int random_seat = -1;
-  if (auto name = args.value("--random")) {
-    for (int s = 0; s < v->seat_count(); ++s)
-      if (v->seats[s].name == *name) random_seat = s;
-    if (random_seat < 0) throw UsageError("--random: '" + *name + "' is not a seat of " + v->name);
-  }
+  int random_seat =
+      args.value("--random") ? seat_named(*v, *args.value("--random"), "--random") : -1;
   std::mt19937_64 rng(static_cast<uint64_t>(args.integer("--seed", std::random_device{}())));
+  // The bot: an evaluator behind a search that keeps its tree between moves.
+  std::unique_ptr<Evaluator> evaluator;
+  std::unique_ptr<Search> search;
+  int bot_seat = -1;
+  SearchLimits limits{.playouts = static_cast<int>(args.integer("--visits", 800))};
+  if (auto spec = args.value("--bot")) {
+    evaluator = make_evaluator(*spec, v, args.value("--device").value_or("cpu"));
+    bot_seat = seat_named(
+        *v, args.value("--bot-seat").value_or(v->seats[v->turn_order.back()].name), "--bot-seat");
+    SearchParams params;
+    params.threads = static_cast<int>(args.integer("--threads", 1));
+    params.seed = rng();
+    limits.seconds = std::stod(args.value("--seconds").value_or("0"));
+    if (limits.playouts < 1 && limits.seconds <= 0) throw UsageError("--visits must be at least 1");
+    search = std::make_unique<Search>(pos, *evaluator, params);
+    std::cout << v->seats[bot_seat].name << " is played by " << evaluator->name() << " with "
+              << limits.playouts << " playouts a move\n";
+  }
   std::cout << v->title << "\n" << pos.diagram();
   print_help();
   MoveList moves;
@@ -43,11 +69,23 @@ int play_command(const CommandArgs& raw) {
       std::cout << "\n";
       return 0;
     }
+    if (pos.seat_to_move() == bot_seat) {
+      SearchResult r = search->run(limits, [&](const SearchResult& progress) {
+        std::cout << "  ... " << describe_search(pos, progress) << "\n";
+      });
+      std::cout << v->seats[bot_seat].name << " plays " << pos.move_text(r.best) << "   ("
+                << describe_search(pos, r) << ")\n";
+      pos.play(r.best);
+      search->play(r.best);
+      std::cout << pos.diagram();
+      continue;
+    }
     if (pos.seat_to_move() == random_seat) {
       std::uniform_int_distribution<int> pick(0, moves.size() - 1);
       Move m = moves[pick(rng)];
       std::cout << v->seats[random_seat].name << " plays " << pos.move_text(m) << "\n";
       pos.play(m);
+      if (search) search->play(m);
       std::cout << pos.diagram();
       continue;
     }
@@ -77,7 +115,9 @@ int play_command(const CommandArgs& raw) {
       }
     } else {
       try {
-        pos.play(pos.parse_move(line));
+        Move m = pos.parse_move(line);
+        pos.play(m);
+        if (search) search->play(m);
         std::cout << pos.diagram();
       } catch (const MoveError& e) {
         std::cout << e.what() << "\n";

@@ -1,0 +1,37 @@
+// Evaluator factory and the search summary line shared by the commands that play.
+#include "apps/bot.h"
+
+#include <cstdio>
+
+#include "mcts/basic_evaluators.h"
+#include "nn/network_evaluator.h"
+
+namespace fairyzero {
+
+std::unique_ptr<Evaluator> make_evaluator(const std::string& spec, const VariantPtr& variant,
+                                          const std::string& device) {
+  if (spec == "uniform") return std::make_unique<UniformEvaluator>();
+  if (spec == "material") return std::make_unique<MaterialEvaluator>(*variant);
+  NetworkEvaluatorOptions options;
+  options.device = device;
+  return NetworkEvaluator::from_checkpoint(spec, variant, options);
+}
+
+std::string describe_search(const Position& root, const SearchResult& r, int max_pv) {
+  char line[256];
+  double rate = r.seconds > 0 ? r.playouts / r.seconds : 0;
+  std::snprintf(line, sizeof line, "playouts %d (%.0f/s)  visits %d  W/D/L %.2f/%.2f/%.2f%s  pv",
+                r.playouts, rate, r.root_visits, r.wdl[0], r.wdl[1], r.wdl[2],
+                r.proven ? " (proven)" : "");
+  std::string text = line;
+  Position p = root;
+  int shown = 0;
+  for (Move m : r.principal_variation) {
+    if (shown++ == max_pv) break;
+    text += " " + p.move_text(m);
+    p.play(m);
+  }
+  return text;
+}
+
+}  // namespace fairyzero
