@@ -1,0 +1,53 @@
+// Checkpoints: one file holding a network's weights with its config, the variant, the encoder
+// version and the input/output shapes, so loading a mismatched file fails loudly. No torch here.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "core/variant.h"
+#include "nn/network_config.h"
+
+namespace fairyzero {
+
+class NetworkImpl;  // nn/network.h
+class Encoder;      // nn/encoder.h
+
+// A checkpoint that cannot be used: missing, unreadable, truncated, or made for another variant,
+// encoder version or shape. The message names the file and every difference.
+class CheckpointError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// What a checkpoint says about itself (read without building the network).
+struct CheckpointInfo {
+  std::string variant;  // Variant::name
+  int encoder_version = 0;
+  NetworkConfig config;
+  NetworkShape shape;
+  int64_t policy_size = 0;
+  int64_t step = 0;  // the trainer's counter when it was written (0 when not given)
+};
+
+// Writes weights (and batch-norm statistics) plus metadata. Atomic: writes a temporary file in
+// the same folder and renames it over `path`, so readers never see half a checkpoint. The
+// network may live on any device; it is not modified. Throws CheckpointError.
+void save_checkpoint(const std::string& path, const NetworkImpl& network, const Encoder& encoder,
+                     int64_t step = 0);
+
+// Reads the metadata only. Throws CheckpointError for a missing, truncated or foreign file.
+CheckpointInfo read_checkpoint_info(const std::string& path);
+
+// Builds a network from the stored config and loads its weights, on the CPU, in training mode
+// (call ->eval() for inference). Throws CheckpointError when the file does not fit `variant`
+// (name, encoder version, planes, board, policy or value shape).
+std::shared_ptr<NetworkImpl> load_checkpoint(const std::string& path, const VariantPtr& variant);
+
+// Loads weights into an existing network, which must have the checkpoint's config and shape;
+// otherwise throws CheckpointError listing each difference. Tensors keep their device.
+void load_checkpoint_into(const std::string& path, const VariantPtr& variant, NetworkImpl& network);
+
+}  // namespace fairyzero

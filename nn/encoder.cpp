@@ -1,0 +1,163 @@
+// Position -> planes, Move <-> policy index, outcome -> value target (layout in encoder.h).
+#include "nn/encoder.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+namespace fairyzero {
+
+Encoder::Encoder(VariantPtr variant) : variant_(std::move(variant)) {
+  if (!variant_) throw std::invalid_argument("Encoder: no variant");
+  const Variant& v = *variant_;
+  const Geometry& g = v.geometry;
+  ranks_ = g.ranks();
+  files_ = g.files();
+  cells_ = g.cell_count();
+  armies_ = v.army_count();
+  types_ = v.piece_count();
+  teams_ = 0;
+  for (int t : v.team_of_army) teams_ = std::max(teams_, t + 1);
+
+  for (const auto& [name, cells] : g.zones()) {  // std::map: name order
+    zone_names_.push_back(name);
+    std::vector<Cell> list;
+    cells.for_each([&](Cell c) { list.push_back(c); });
+    zone_cells_.push_back(std::move(list));
+  }
+  for (Cell c = 0; c < cells_; ++c)
+    if (!g.exists(c)) missing_cells_.push_back(c);
+
+  hand_plane_ = armies_ * types_;
+  ones_plane_ = hand_plane_ + armies_ * types_;
+  seat_plane_ = ones_plane_ + 2 + static_cast<int>(zone_names_.size());
+  castling_plane_ = seat_plane_ + v.seat_count();
+  en_passant_plane_ = castling_plane_ + static_cast<int>(v.castling.size());
+  plane_count_ = en_passant_plane_ + 4;
+
+  std::vector<bool> is_choice(types_, false);
+  for (const PieceType& p : v.pieces)
+    for (int t : p.promotion_choices) is_choice.at(t) = true;
+  promotion_slot_.fill(-1);
+  for (int t = 0; t < types_; ++t) {
+    if (!is_choice[t]) continue;
+    promotion_slot_[t] = static_cast<int>(promotion_types_.size());
+    promotion_types_.push_back(t);
+  }
+  const long long size =
+      (1LL + promotion_choice_count()) * cells_ * cells_ + static_cast<long long>(types_) * cells_;
+  policy_size_ = static_cast<int>(size);
+}
+
+bool Encoder::mirrored(const Position& pos) const {
+  return variant_->seats[pos.seat_to_move()].forward == Direction::kSouth;
+}
+
+int Encoder::repetitions(const Position& pos) const {
+  // Position keeps its history private but can undo: replay backwards on a copy, only over the
+  // plies since the last irreversible move (a repetition needs at least four plies).
+  int reach = std::min(pos.halfmove_clock(), pos.plies_played());
+  if (reach < 4 || variant_->rules.repetition <= 0) return 0;
+  Position back = pos;
+  int seen = 0;
+  for (int i = 0; i < reach; ++i) {
+    back.undo();
+    if (back.hash() == pos.hash()) ++seen;
+  }
+  return seen;
+}
+
+void Encoder::encode(const Position& pos, float* out) const {
+  const Variant& v = *variant_;
+  const bool flip = mirrored(pos);
+  const int mover = pos.army_to_move();
+  std::memset(out, 0, sizeof(float) * plane_floats());
+  auto plane = [&](int p) { return out + static_cast<size_t>(p) * cells_; };
+  auto fill = [&](int p, float value) {
+    if (value != 0) std::fill(plane(p), plane(p) + cells_, value);
+  };
+  auto relation = [&](int army) { return (army - mover + armies_) % armies_; };
+
+  for (Cell c = 0; c < cells_; ++c) {
+    PieceCode p = pos.piece_at(c);
+    if (p == kEmpty) continue;
+    plane(piece_plane(relation(army_of(p)), type_of(p)))[frame_cell(c, flip)] = 1;
+  }
+  for (int a = 0; a < armies_; ++a)
+    for (int t = 0; t < types_; ++t)
+      fill(hand_plane(relation(a), t), static_cast<float>(pos.hand_count(a, t)) / 8);
+  fill(ones_plane(), 1);
+  for (Cell c : missing_cells_) plane(missing_plane())[frame_cell(c, flip)] = 1;
+  for (size_t z = 0; z < zone_cells_.size(); ++z)
+    for (Cell c : zone_cells_[z]) plane(zone_plane(static_cast<int>(z)))[frame_cell(c, flip)] = 1;
+  fill(seat_plane(pos.seat_to_move()), 1);
+  for (int r = 0; r < static_cast<int>(v.castling.size()); ++r)
+    if (pos.castling_rights() >> r & 1) fill(castling_plane(r), 1);
+  if (pos.en_passant_cell() != kNoCell)
+    plane(en_passant_plane())[frame_cell(pos.en_passant_cell(), flip)] = 1;
+  fill(repetition_plane(), static_cast<float>(repetitions(pos)) / 2);
+  if (v.rules.move_rule > 0)
+    fill(move_clock_plane(), static_cast<float>(pos.halfmove_clock()) / (2.0f * v.rules.move_rule));
+  const float horizon = v.rules.max_plies > 0 ? static_cast<float>(v.rules.max_plies) : 512.0f;
+  fill(game_length_plane(), static_cast<float>(pos.game_ply()) / horizon);
+}
+
+int Encoder::policy_index(Move m, bool flip) const {
+  const int to = frame_cell(m.to(), flip);
+  if (m.kind() == MoveKind::kDrop)
+    return (1 + promotion_choice_count()) * cells_ * cells_ + m.piece_type() * cells_ + to;
+  const int pair = frame_cell(m.from(), flip) * cells_ + to;
+  if (!m.is_promotion()) return pair;
+  return (1 + promotion_slot_[m.piece_type()]) * cells_ * cells_ + pair;
+}
+
+Move Encoder::move_of_index(const MoveList& legal, bool flip, int index) const {
+  for (Move m : legal)
+    if (policy_index(m, flip) == index) return m;
+  return Move{};
+}
+
+Move Encoder::move_of_index(const Position& pos, int index) const {
+  if (index < 0 || index >= policy_size_) return Move{};
+  return move_of_index(LegalMoves(pos), mirrored(pos), index);
+}
+
+std::array<float, kMaxSeats> Encoder::seat_values(const Position& pos, const float* wdl) const {
+  std::array<float, kMaxSeats> values{};
+  const int mover_team = team_of_seat(pos.seat_to_move());
+  for (int s = 0; s < variant_->seat_count(); ++s) {
+    const int head = (team_of_seat(s) - mover_team + teams_) % teams_;
+    if (teams_ == 2) {
+      const float mover_score = wdl[0] + wdl[1] / 2;
+      values[s] = head == 0 ? mover_score : 1 - mover_score;
+    } else {
+      values[s] = wdl[3 * head] + wdl[3 * head + 1] / 2;
+    }
+  }
+  return values;
+}
+
+void Encoder::value_target(const Position& pos, const Outcome& outcome, float* out) const {
+  const Variant& v = *variant_;
+  const int mover_team = team_of_seat(pos.seat_to_move());
+  for (int h = 0; h < value_heads(); ++h) {
+    const int team = (mover_team + h) % teams_;
+    // Partners share a score under team scoring; the mean covers individual scoring too.
+    float sum = 0;
+    int n = 0;
+    for (int s = 0; s < v.seat_count(); ++s)
+      if (team_of_seat(s) == team) sum += static_cast<float>(outcome.score[s]), ++n;
+    const float score = n > 0 ? sum / n : 0.5f;
+    const float win = std::max(0.0f, 2 * score - 1), loss = std::max(0.0f, 1 - 2 * score);
+    out[3 * h] = win;
+    out[3 * h + 1] = 1 - win - loss;
+    out[3 * h + 2] = loss;
+  }
+}
+
+NetworkShape Encoder::network_shape() const {
+  return NetworkShape{plane_count_, ranks_,       files_, promotion_choice_count(),
+                      types_,       value_heads()};
+}
+
+}  // namespace fairyzero

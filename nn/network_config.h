@@ -1,0 +1,44 @@
+// The size of a network (NetworkConfig, chosen by the user) and the shape its inputs and outputs
+// take from a variant (NetworkShape, fixed by the Encoder). No torch here.
+#pragma once
+
+#include <memory>
+#include <string>
+
+namespace fairyzero {
+
+class NetworkImpl;  // nn/network.h
+
+// Trunk and head sizes. Checkpoints store it, so a loaded network rebuilds itself.
+struct NetworkConfig {
+  int blocks = 6;          // residual blocks of the trunk
+  int filters = 64;        // channels of the trunk
+  int policy_dim = 32;     // width of the policy head's query and key vectors
+  int value_hidden = 128;  // width of the value head's hidden layer
+  bool operator==(const NetworkConfig&) const = default;
+};
+
+// What a variant fixes: input planes, board size and head widths. Encoder::network_shape()
+// computes it; see nn/encoder.h for the meaning of each number.
+struct NetworkShape {
+  int planes = 0;
+  int ranks = 0;
+  int files = 0;
+  int promotion_choices = 0;  // P: promotion slots of the policy
+  int piece_types = 0;        // T: drop slots of the policy (one per piece type)
+  int value_heads = 0;        // WDL triples of the value head (Encoder::value_heads())
+  int cells() const { return ranks * files; }
+  bool operator==(const NetworkShape&) const = default;
+};
+
+// A freshly initialised network (torch's default init, from torch's global generator), for
+// code that holds networks without including torch (apps, tests). Defined in network.cpp.
+std::shared_ptr<NetworkImpl> make_network(const NetworkConfig& config, const NetworkShape& shape);
+
+// "6x64 (policy 32, value 128)", for names and messages.
+inline std::string describe(const NetworkConfig& c) {
+  return std::to_string(c.blocks) + "x" + std::to_string(c.filters) + " (policy " +
+         std::to_string(c.policy_dim) + ", value " + std::to_string(c.value_hidden) + ")";
+}
+
+}  // namespace fairyzero

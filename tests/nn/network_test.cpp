@@ -1,0 +1,236 @@
+// Network shapes, policy logits at indices, and checkpoints: round trip and clear refusals.
+#include "nn/network.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "nn/checkpoint.h"
+#include "nn/encoder.h"
+#include "tests/nn/test_positions.h"
+
+namespace fairyzero {
+namespace {
+
+using testing::random_positions;
+using testing::variant;
+
+const NetworkConfig kTiny{.blocks = 1, .filters = 8, .policy_dim = 8, .value_hidden = 16};
+
+torch::Tensor encode(const Encoder& enc, const std::vector<Position>& positions) {
+  torch::Tensor planes = torch::empty(
+      {static_cast<int64_t>(positions.size()), enc.plane_count(), enc.ranks(), enc.files()});
+  for (size_t i = 0; i < positions.size(); ++i)
+    enc.encode(positions[i], planes.data_ptr<float>() + i * enc.plane_floats());
+  return planes;
+}
+
+// A fresh folder per test, removed after.
+class TempDir {
+ public:
+  TempDir() {
+    path_ =
+        std::filesystem::temp_directory_path() /
+        ("fairyzero_nn_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+         "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~TempDir() { std::filesystem::remove_all(path_); }
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+void expect_throws_with(const std::function<void()>& f, const std::vector<std::string>& parts) {
+  try {
+    f();
+    ADD_FAILURE() << "no exception";
+  } catch (const CheckpointError& e) {
+    for (const std::string& part : parts)
+      EXPECT_NE(std::string(e.what()).find(part), std::string::npos)
+          << "message lacks '" << part << "': " << e.what();
+  }
+}
+
+class NetworkShapes : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(NetworkShapes, ForwardGivesTheDocumentedShapes) {
+  VariantPtr v = variant(GetParam());
+  Encoder enc(v);
+  Network net(kTiny, enc.network_shape());
+  net->eval();
+  std::vector<Position> positions = random_positions(v, 1, 5);
+  torch::NoGradGuard no_grad;
+  NetworkOutput out = net->forward(encode(enc, positions));
+  const int64_t b = static_cast<int64_t>(positions.size()), cells = enc.cells();
+  EXPECT_EQ(out.pair.sizes().vec(), (std::vector<int64_t>{b, cells, cells}));
+  EXPECT_EQ(out.promotion.sizes().vec(),
+            (std::vector<int64_t>{b, enc.promotion_choice_count(), cells}));
+  EXPECT_EQ(out.drop.sizes().vec(), (std::vector<int64_t>{b, enc.piece_type_count(), cells}));
+  EXPECT_EQ(out.value.sizes().vec(), (std::vector<int64_t>{b, enc.value_heads(), 3}));
+  EXPECT_TRUE(torch::isfinite(out.pair).all().item<bool>());
+}
+
+INSTANTIATE_TEST_SUITE_P(Variants, NetworkShapes,
+                         ::testing::Values("chess", "very-heavy-chess", "four-seats"),
+                         [](const auto& info) {
+                           std::string name = info.param;
+                           std::erase(name, '-');
+                           return name;
+                         });
+
+TEST(Network, PolicyLogitsAtFollowTheIndexLayout) {
+  const int64_t b = 2, cells = 6, p = 2, t = 3;
+  NetworkOutput out;
+  out.pair = torch::randn({b, cells, cells});
+  out.promotion = torch::randn({b, p, cells});
+  out.drop = torch::randn({b, t, cells});
+  const int64_t c2 = cells * cells;
+  // pair 2->5; promotion slot 1, 1->4; drop of type 2 on cell 3.
+  torch::Tensor idx =
+      torch::tensor({int64_t{2 * cells + 5}, 2 * c2 + 1 * cells + 4, 3 * c2 + 2 * cells + 3})
+          .repeat({b, 1});
+  torch::Tensor got = policy_logits_at(out, idx);
+  for (int64_t i = 0; i < b; ++i) {
+    EXPECT_FLOAT_EQ(got[i][0].item<float>(), out.pair[i][2][5].item<float>());
+    EXPECT_FLOAT_EQ(got[i][1].item<float>(),
+                    out.pair[i][1][4].item<float>() + out.promotion[i][1][4].item<float>());
+    EXPECT_FLOAT_EQ(got[i][2].item<float>(), out.drop[i][2][3].item<float>());
+  }
+}
+
+class Checkpoints : public ::testing::Test {
+ protected:
+  VariantPtr chess = variant("chess");
+  Encoder enc{chess};
+  TempDir dir;
+
+  // A network whose batch-norm statistics are not the defaults, so they must be saved too.
+  Network trained_network() {
+    Network net(kTiny, enc.network_shape());
+    net->train();
+    torch::NoGradGuard no_grad;
+    for (int i = 0; i < 3; ++i) net->forward(encode(enc, random_positions(chess, 1, 8, i + 1)));
+    net->eval();
+    return net;
+  }
+};
+
+TEST_F(Checkpoints, SaveThenLoadGivesIdenticalOutputs) {
+  Network net = trained_network();
+  const std::string path = dir.file("net.pt");
+  save_checkpoint(path, *net, enc, 42);
+  // Atomic write: only the checkpoint is left in the folder.
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path())) ++files, (void)entry;
+  EXPECT_EQ(files, 1);
+
+  CheckpointInfo info = read_checkpoint_info(path);
+  EXPECT_EQ(info.variant, "chess");
+  EXPECT_EQ(info.encoder_version, Encoder::kVersion);
+  EXPECT_EQ(info.config, kTiny);
+  EXPECT_EQ(info.shape, enc.network_shape());
+  EXPECT_EQ(info.policy_size, enc.policy_size());
+  EXPECT_EQ(info.step, 42);
+
+  Network loaded(load_checkpoint(path, chess));
+  loaded->eval();
+  Network into(kTiny, enc.network_shape());
+  load_checkpoint_into(path, chess, *into);
+  into->eval();
+  torch::Tensor planes = encode(enc, random_positions(chess, 2, 30, 7));
+  torch::NoGradGuard no_grad;
+  NetworkOutput a = net->forward(planes), b = loaded->forward(planes), c = into->forward(planes);
+  EXPECT_TRUE(torch::equal(a.pair, b.pair));
+  EXPECT_TRUE(torch::equal(a.promotion, b.promotion));
+  EXPECT_TRUE(torch::equal(a.drop, b.drop));
+  EXPECT_TRUE(torch::equal(a.value, b.value));
+  EXPECT_TRUE(torch::equal(a.value, c.value));
+  EXPECT_TRUE(torch::equal(a.pair, c.pair));
+}
+
+TEST_F(Checkpoints, SavingOverAnExistingCheckpointReplacesIt) {
+  const std::string path = dir.file("net.pt");
+  save_checkpoint(path, *trained_network(), enc, 1);
+  save_checkpoint(path, *trained_network(), enc, 2);
+  EXPECT_EQ(read_checkpoint_info(path).step, 2);
+}
+
+TEST_F(Checkpoints, AnotherVariantIsRefusedNamingFileAndDifferences) {
+  const std::string path = dir.file("chess.pt");
+  save_checkpoint(path, *trained_network(), enc);
+  expect_throws_with([&] { load_checkpoint(path, variant("capablanca")); },
+                     {path, "variant chess (expected capablanca)", "files 8 (expected 10)"});
+  Network other(kTiny, Encoder(variant("gardner")).network_shape());
+  expect_throws_with([&] { load_checkpoint_into(path, variant("gardner"), *other); },
+                     {path, "variant chess"});
+}
+
+TEST_F(Checkpoints, AnotherNetworkSizeIsRefused) {
+  const std::string path = dir.file("net.pt");
+  save_checkpoint(path, *trained_network(), enc);
+  NetworkConfig wider = kTiny;
+  wider.filters = 16;
+  wider.blocks = 2;
+  Network net(wider, enc.network_shape());
+  expect_throws_with([&] { load_checkpoint_into(path, chess, *net); },
+                     {path, "blocks 1 (network has 2)", "filters 8 (network has 16)"});
+}
+
+TEST_F(Checkpoints, MissingTruncatedAndForeignFilesAreRefused) {
+  expect_throws_with([&] { load_checkpoint(dir.file("nothing.pt"), chess); },
+                     {dir.file("nothing.pt"), "does not exist"});
+  const std::string path = dir.file("net.pt");
+  save_checkpoint(path, *trained_network(), enc);
+  const auto size = std::filesystem::file_size(path);
+  std::filesystem::resize_file(path, size / 2);
+  expect_throws_with([&] { load_checkpoint(path, chess); }, {path, "cannot be read"});
+  expect_throws_with([&] { read_checkpoint_info(path); }, {path, "cannot be read"});
+
+  // A torch archive without our metadata.
+  const std::string plain = dir.file("plain.pt");
+  torch::serialize::OutputArchive archive;
+  trained_network()->save(archive);
+  archive.save_to(plain);
+  expect_throws_with([&] { load_checkpoint(plain, chess); }, {plain, "not a FairyZero checkpoint"});
+
+  std::ofstream(dir.file("text.pt")) << "not a zip file\n";
+  expect_throws_with([&] { load_checkpoint(dir.file("text.pt"), chess); },
+                     {dir.file("text.pt"), "cannot be read"});
+}
+
+TEST_F(Checkpoints, AnotherEncoderVersionIsRefused) {
+  // The same metadata as save_checkpoint writes, with an older encoder version.
+  Network net = trained_network();
+  torch::serialize::OutputArchive archive;
+  net->save(archive);
+  const NetworkShape s = enc.network_shape();
+  archive.write("fairyzero_format", c10::IValue(std::string("fairyzero-checkpoint-1")));
+  archive.write("fairyzero_variant", c10::IValue(std::string("chess")));
+  const std::vector<std::pair<std::string, int64_t>> ints = {
+      {"encoder_version", Encoder::kVersion - 1},
+      {"blocks", kTiny.blocks},
+      {"filters", kTiny.filters},
+      {"policy_dim", kTiny.policy_dim},
+      {"value_hidden", kTiny.value_hidden},
+      {"planes", s.planes},
+      {"ranks", s.ranks},
+      {"files", s.files},
+      {"promotion_choices", s.promotion_choices},
+      {"piece_types", s.piece_types},
+      {"value_heads", s.value_heads},
+      {"policy_size", enc.policy_size()},
+      {"step", 0}};
+  for (const auto& [key, value] : ints) archive.write("fairyzero_" + key, c10::IValue(value));
+  const std::string path = dir.file("old.pt");
+  archive.save_to(path);
+  expect_throws_with([&] { load_checkpoint(path, chess); },
+                     {path, "encoder version " + std::to_string(Encoder::kVersion - 1)});
+}
+
+}  // namespace
+}  // namespace fairyzero
