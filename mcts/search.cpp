@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <thread>
 
 namespace fairyzero {
@@ -109,13 +110,12 @@ void Search::finish(std::span<PendingLeaf> leaves, std::span<const Evaluation> e
 }
 
 void Search::worker(const SearchLimits& limits,
-                    const std::function<void(const SearchResult&)>* progress,
-                    double progress_seconds, bool reporter) {
+                    const std::function<void(const SearchResult&)>& progress,
+                    double progress_seconds) {
   std::vector<PendingLeaf> leaves;
   std::vector<EvalRequest> requests;
   std::vector<Evaluation> evaluations;
   std::vector<int> evaluated;
-  double next_report = now_seconds() + progress_seconds;
   int batch = std::max(1, params_.leaves_per_batch);
   while (true) {
     int count;
@@ -150,23 +150,44 @@ void Search::worker(const SearchLimits& limits,
       }
     }
     if (count == 0) std::this_thread::yield();  // another thread is evaluating what we need
-    if (reporter && progress && *progress && now_seconds() >= next_report) {
-      (*progress)(result());
-      next_report += progress_seconds;
-    }
+    if (progress) report(progress, progress_seconds);
   }
+}
+
+// Whichever worker first notices that a report is due makes it; the others carry on.
+void Search::report(const std::function<void(const SearchResult&)>& progress, double every) {
+  std::unique_lock lock(report_mutex_, std::try_to_lock);
+  if (!lock.owns_lock() || now_seconds() < next_report_) return;
+  next_report_ = now_seconds() + every;
+  progress(result());
 }
 
 SearchResult Search::run(const SearchLimits& limits,
                          const std::function<void(const SearchResult&)>& progress,
                          double progress_seconds) {
   begin(limits);
-  int threads = std::max(1, params_.threads);
+  next_report_ = start_time_ + progress_seconds;
+  // An evaluator that throws (a failing device, a server shut down) stops every worker; the
+  // first error is rethrown here and the tree, left with pending leaves, is started over.
+  std::mutex error_mutex;
+  std::exception_ptr error;
+  auto guarded = [&] {
+    try {
+      worker(limits, progress, progress_seconds);
+    } catch (...) {
+      std::lock_guard lock(error_mutex);
+      if (!error) error = std::current_exception();
+      stop_requested_ = true;
+    }
+  };
   std::vector<std::thread> helpers;
-  for (int t = 1; t < threads; ++t)
-    helpers.emplace_back([&] { worker(limits, nullptr, progress_seconds, false); });
-  worker(limits, &progress, progress_seconds, true);
+  for (int t = 1; t < std::max(1, params_.threads); ++t) helpers.emplace_back(guarded);
+  guarded();
   for (std::thread& t : helpers) t.join();
+  if (error) {
+    set_position(root_);
+    std::rethrow_exception(error);
+  }
   return result();
 }
 

@@ -55,7 +55,8 @@ class Search {
   void play(Move m);
 
   // Searches with params.threads threads until a limit is reached, stop() is called, or the root
-  // is proven. `progress`, if given, is called about every `progress_seconds` from one thread.
+  // is proven. `progress`, if given, is called about every `progress_seconds`, by one worker
+  // thread at a time (not necessarily the caller's).
   SearchResult run(const SearchLimits& limits,
                    const std::function<void(const SearchResult&)>& progress = {},
                    double progress_seconds = 1.0);
@@ -77,8 +78,9 @@ class Search {
 
  private:
   int gather_locked(int max_leaves, std::vector<PendingLeaf>& leaves);
-  void worker(const SearchLimits& limits, const std::function<void(const SearchResult&)>* progress,
-              double progress_seconds, bool reporter);
+  void worker(const SearchLimits& limits, const std::function<void(const SearchResult&)>& progress,
+              double progress_seconds);
+  void report(const std::function<void(const SearchResult&)>& progress, double every);
   SearchResult result_locked() const;
 
   Position root_;
@@ -90,6 +92,8 @@ class Search {
   int start_visits_ = 0;
   int playouts_ = 0;
   double start_time_ = 0;
+  std::mutex report_mutex_;
+  double next_report_ = 0;  // guarded by report_mutex_
 };
 
 }  // namespace fairyzero

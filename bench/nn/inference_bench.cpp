@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/variant_loader.h"
+#include "mcts/batched_search.h"
 #include "nn/encoder.h"
 #include "nn/inference_server.h"
 #include "nn/network.h"
@@ -216,6 +217,41 @@ int run(const Options& o) {
   std::printf(
       "server backend busy %.1f%% of the time; efficiency (server / bare forward): %.1f%%\n",
       100.0 * server.stats().backend_seconds / elapsed, 100.0 * through_server / forward);
+
+  // 5. Search + server, as self-play runs: two driver threads, each searching a group of games
+  // with batched leaves (mcts/batched_search.h), so the server sees batches of about `batch`.
+  const int drivers = 2, leaves_per_game = 4;
+  const int games = std::max(1, o.batch / (drivers * leaves_per_game));
+  InferenceServer search_server(
+      evaluator, {.max_batch = o.batch, .max_wait_us = o.max_wait_us, .threads = o.server_threads});
+  std::atomic<int64_t> searched{0};
+  stop = false;
+  std::vector<std::thread> workers;
+  start = Clock::now();
+  for (int d = 0; d < drivers; ++d) {
+    workers.emplace_back([&, d] {
+      for (size_t round = d; !stop; round += drivers) {
+        std::vector<std::unique_ptr<Search>> group;
+        std::vector<Search*> pointers;
+        for (int g = 0; g < games; ++g) {
+          const Position& p = data.positions[(round * games + g) % data.positions.size()];
+          group.push_back(std::make_unique<Search>(p, search_server));
+          pointers.push_back(group.back().get());
+        }
+        searched +=
+            run_batched(pointers, {.playouts = 64}, search_server, leaves_per_game).evaluated;
+      }
+    });
+  }
+  std::this_thread::sleep_for(std::chrono::duration<double>(o.seconds));
+  stop = true;
+  for (std::thread& t : workers) t.join();
+  const double through_search = searched / since(start);
+  std::snprintf(label, sizeof label, "search + server, %d drivers x %d games x %d", drivers, games,
+                leaves_per_game);
+  row(label, through_search, search_server.stats().mean_batch(), forward);
+  std::printf("efficiency (search + server / bare forward): %.1f%%\n",
+              100.0 * through_search / forward);
   return 0;
 }
 

@@ -67,5 +67,30 @@ TEST(SearchThreads, BatchedSearchesOnSeveralThreads) {
   for (std::thread& w : workers) w.join();
 }
 
+// An evaluator that fails after a while, as a lost GPU or a closed server would.
+class FailingEvaluator : public Evaluator {
+ public:
+  void evaluate(std::span<const EvalRequest> batch, std::span<Evaluation> out) override {
+    if (++calls_ > 20) throw std::runtime_error("device lost");
+    uniform_.evaluate(batch, out);
+  }
+  std::string name() const override { return "failing"; }
+
+ private:
+  std::atomic<int> calls_{0};
+  UniformEvaluator uniform_;
+};
+
+TEST(SearchThreads, EvaluatorErrorReachesTheCallerAndTheSearchRecovers) {
+  VariantPtr v = find_variant("chess");
+  FailingEvaluator failing;
+  SearchParams params;
+  params.threads = 3;
+  Search search(Position(v), failing, params);
+  EXPECT_THROW(search.run({.playouts = 100000}), std::runtime_error);
+  SearchResult after = search.result();
+  EXPECT_EQ(after.root_visits, 0) << "the tree was started over";
+}
+
 }  // namespace
 }  // namespace fairyzero
