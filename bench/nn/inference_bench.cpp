@@ -218,10 +218,11 @@ int run(const Options& o) {
       "server backend busy %.1f%% of the time; efficiency (server / bare forward): %.1f%%\n",
       100.0 * server.stats().backend_seconds / elapsed, 100.0 * through_server / forward);
 
-  // 5. Search + server, as self-play runs: two driver threads, each searching a group of games
-  // with batched leaves (mcts/batched_search.h), so the server sees batches of about `batch`.
-  const int drivers = 2, leaves_per_game = 4;
-  const int games = std::max(1, o.batch / (drivers * leaves_per_game));
+  // 5. Search + server, as self-play runs: driver threads each searching a group of games with
+  // batched leaves (mcts/batched_search.h). Four drivers of half a batch each keep two batches in
+  // flight: while one is evaluated, the other half of the drivers select and back up.
+  const int drivers = 4, leaves_per_game = 4;
+  const int games = std::max(1, o.batch / (2 * leaves_per_game));
   InferenceServer search_server(
       evaluator, {.max_batch = o.batch, .max_wait_us = o.max_wait_us, .threads = o.server_threads});
   std::atomic<int64_t> searched{0};
