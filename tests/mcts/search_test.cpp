@@ -97,6 +97,43 @@ TEST(SearchTree, BackupAddsEachSeatsValueAlongThePath) {
   EXPECT_EQ(child.seat, 1) << "Black moves in the child";
 }
 
+// The same on a four-seat tree, individual and team values: each seat's sum is its own.
+TEST(SearchTree, FourSeatBackupKeepsOneSumPerSeat) {
+  VariantPtr v = load_variant_file("tests/data/four-seats.toml");
+  Position root(v);
+  SearchTree tree(SearchParams{}, 4);
+  tree.reset(root);
+  PendingLeaf leaf(root);
+  auto expand = [&](std::array<float, kMaxSeats> value) {
+    ASSERT_TRUE(tree.select(leaf));
+    leaf.position = root;
+    for (Move m : leaf.moves) leaf.position.play(m);
+    leaf.position.legal_moves(leaf.legal);
+    Evaluation e;
+    e.policy_logits.assign(leaf.legal.size(), 0.0f);
+    e.value = value;
+    tree.complete(leaf, &e);
+  };
+  expand({0.1f, 0.2f, 0.3f, 0.4f});  // the root, individual values
+  expand({0.4f, 0.3f, 0.2f, 0.1f});  // a child (white-low's best so far: it is revisited)
+  expand({0.7f, 0.3f, 0.7f, 0.3f});  // below it: team values, partners equal
+  ASSERT_EQ(leaf.path.size(), 3u) << "the visited child scores 0.4 for white-low, above FPU";
+  const Node& r = tree.root();
+  EXPECT_EQ(r.visits, 3);
+  const std::array<float, 4> root_sum = {1.2f, 0.8f, 1.2f, 0.8f};
+  for (int s = 0; s < 4; ++s) EXPECT_NEAR(r.value_sum[s], root_sum[s], 1e-6) << "seat " << s;
+  const Node& child = tree.node(leaf.path[1]);
+  EXPECT_EQ(child.visits, 2);
+  EXPECT_EQ(child.seat, 1) << "black-high moves after white-low";
+  const std::array<float, 4> child_sum = {1.1f, 0.6f, 0.9f, 0.4f};
+  for (int s = 0; s < 4; ++s) EXPECT_NEAR(child.value_sum[s], child_sum[s], 1e-6) << "seat " << s;
+  const Node& last = tree.node(leaf.node);
+  EXPECT_EQ(last.seat, 2) << "then white-high";
+  EXPECT_FLOAT_EQ(tree.value_of(last, 0), 0.7f);
+  EXPECT_FLOAT_EQ(tree.value_of(last, 1), 0.3f);
+  EXPECT_EQ(tree.value_of(last, 0), tree.value_of(last, 2)) << "partners share a team value";
+}
+
 // Four seats, individual scoring: each seat maximises its own expected score, so the seat to
 // move at the root prefers the move that is best for itself even when it is bad for the others
 // (including its partner). Under team scoring partners share one value and agree.
