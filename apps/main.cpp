@@ -28,6 +28,10 @@ const Subcommand kSubcommands[] = {
      "play VARIANT [--bot uniform|material|CHECKPOINT] [--bot-seat SEAT] [--visits N]\n"
      "            [--threads N] [--seconds S] [--device cpu|cuda] [--random SEAT] [--fen FEN]",
      "play in the terminal against a bot (MCTS), a random mover, or alone"},
+    {"train", fairyzero::train_command,
+     "train VARIANT --config configs/train/NAME.toml --out RUN_DIR [--generations N]\n"
+     "            [--device cpu|cuda]",
+     "self-play and training, generation after generation; rerun to resume an interrupted run"},
     {"new-network", fairyzero::new_network_command,
      "new-network VARIANT --out FILE [--blocks N] [--filters N] [--policy-dim N]\n"
      "            [--value-hidden N]",

@@ -7,18 +7,25 @@ namespace fairyzero {
 
 BatchedSearchStats run_batched(std::span<Search* const> searches, const SearchLimits& limits,
                                Evaluator& evaluator, int leaves_per_search) {
+  std::vector<SearchLimits> each(searches.size(), limits);
+  return run_batched(searches, each, evaluator, leaves_per_search);
+}
+
+BatchedSearchStats run_batched(std::span<Search* const> searches,
+                               std::span<const SearchLimits> limits, Evaluator& evaluator,
+                               int leaves_per_search) {
   BatchedSearchStats stats;
   std::vector<std::vector<PendingLeaf>> leaves(searches.size());
   std::vector<int> counts(searches.size());
   std::vector<EvalRequest> requests;
   std::vector<Evaluation> evaluations;
-  for (Search* s : searches) s->begin(limits);
+  for (size_t g = 0; g < searches.size(); ++g) searches[g]->begin(limits[g]);
   while (true) {
     requests.clear();
     bool any_running = false;
     for (size_t g = 0; g < searches.size(); ++g) {
       counts[g] = 0;
-      if (searches[g]->done(limits)) continue;
+      if (searches[g]->done(limits[g])) continue;
       any_running = true;
       counts[g] = searches[g]->gather(leaves_per_search, leaves[g]);
       for (int i = 0; i < counts[g]; ++i)

@@ -18,5 +18,10 @@ struct BatchedSearchStats {
 // up to `leaves_per_search` leaves from each unfinished search.
 BatchedSearchStats run_batched(std::span<Search* const> searches, const SearchLimits& limits,
                                Evaluator& evaluator, int leaves_per_search);
+// The same with one limit per search (self-play gives some moves a full search, most a fast
+// one: KataGo's playout cap randomization).
+BatchedSearchStats run_batched(std::span<Search* const> searches,
+                               std::span<const SearchLimits> limits, Evaluator& evaluator,
+                               int leaves_per_search);
 
 }  // namespace fairyzero

@@ -44,6 +44,11 @@ void Search::play(Move m) {
   tree_.advance(root_, m);
 }
 
+void Search::set_root_noise(bool on) {
+  std::lock_guard lock(mutex_);
+  tree_.set_root_noise(on);
+}
+
 void Search::begin(const SearchLimits&) {
   std::lock_guard lock(mutex_);
   start_visits_ = tree_.root().visits;

@@ -53,6 +53,9 @@ class Search {
   void set_position(const Position& root);
   // Plays a move at the root and keeps its subtree (tree reuse).
   void play(Move m);
+  // Whether root Dirichlet noise is mixed in (self-play turns it off for fast searches). Takes
+  // effect when the root is next expanded or reused.
+  void set_root_noise(bool on);
 
   // Searches with params.threads threads until a limit is reached, stop() is called, or the root
   // is proven. `progress`, if given, is called about every `progress_seconds`, by one worker

@@ -78,6 +78,9 @@ class SearchTree {
   // Takes back the virtual loss of a selected leaf that will not be completed.
   void abandon(const PendingLeaf& leaf);
 
+  // Root noise on or off from the next root expansion (or reuse) on.
+  void set_root_noise(bool on) { params_.root_noise = on; }
+
   const Node& node(int32_t i) const { return nodes_[i]; }
   const Node& root() const { return nodes_[0]; }
   size_t size() const { return nodes_.size(); }

@@ -138,8 +138,12 @@ std::array<float, kMaxSeats> Encoder::seat_values(const Position& pos, const flo
 }
 
 void Encoder::value_target(const Position& pos, const Outcome& outcome, float* out) const {
+  value_target(pos.seat_to_move(), outcome, out);
+}
+
+void Encoder::value_target(int seat_to_move, const Outcome& outcome, float* out) const {
   const Variant& v = *variant_;
-  const int mover_team = team_of_seat(pos.seat_to_move());
+  const int mover_team = team_of_seat(seat_to_move);
   for (int h = 0; h < value_heads(); ++h) {
     const int team = (mover_team + h) % teams_;
     // Partners share a score under team scoring; the mean covers individual scoring too.

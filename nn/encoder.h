@@ -120,6 +120,8 @@ class Encoder {
   // writes value_heads() * 3 floats (W, D, L per head). A team scoring s gets W = max(0, 2s-1),
   // L = max(0, 1-2s), D = the rest, so 1 / 0.5 / 0 are a plain win / draw / loss.
   void value_target(const Position& pos, const Outcome& outcome, float* out) const;
+  // The same for a position where `seat_to_move` was to move (self-play keeps only the seat).
+  void value_target(int seat_to_move, const Outcome& outcome, float* out) const;
 
   NetworkShape network_shape() const;
 

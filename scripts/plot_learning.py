@@ -1,0 +1,72 @@
+#!/usr/bin/python3
+"""Learning curves of a FairyZero training run: reads RUN_DIR/training.csv and RUN_DIR/selfplay.csv
+and writes RUN_DIR/learning_curves.png. Uses Debian's python3-matplotlib (no numpy needed)."""
+import csv
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def read(path):
+    if not os.path.exists(path):
+        return []
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def column(rows, name):
+    return [float(r[name]) for r in rows]
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: plot_learning.py RUN_DIR")
+    run = sys.argv[1]
+    training = read(os.path.join(run, "training.csv"))
+    selfplay = read(os.path.join(run, "selfplay.csv"))
+    if not training and not selfplay:
+        sys.exit(f"{run}: no training.csv or selfplay.csv yet")
+    fig, axes = plt.subplots(2, 2, figsize=(11, 7))
+    fig.suptitle(f"FairyZero run {os.path.basename(os.path.abspath(run))}")
+    if training:
+        steps = column(training, "step")
+        ax = axes[0][0]
+        ax.plot(steps, column(training, "policy_loss"), label="policy loss")
+        ax.plot(steps, column(training, "policy_entropy"), label="policy entropy", linestyle="--")
+        ax.set_xlabel("training step")
+        ax.legend()
+        ax.set_title("policy")
+        ax = axes[0][1]
+        ax.plot(steps, column(training, "value_loss"), label="value loss", color="tab:red")
+        ax2 = ax.twinx()
+        ax2.plot(steps, column(training, "value_accuracy"), label="value accuracy", color="tab:green")
+        ax2.set_ylim(0, 1)
+        ax.set_xlabel("training step")
+        ax.set_title("value loss (red) and accuracy (green)")
+    if selfplay:
+        gens = column(selfplay, "generation")
+        ax = axes[1][0]
+        ax.plot(gens, column(selfplay, "mean_plies"), marker="o", label="mean game length (plies)")
+        ax.set_xlabel("generation")
+        ax.set_title("self-play game length")
+        ax = axes[1][1]
+        ax.plot(gens, column(selfplay, "draw_rate"), marker="o", label="draw rate")
+        seats = [k for k in selfplay[0].keys() if k.startswith("score_")]
+        for k in seats:
+            ax.plot(gens, column(selfplay, k), marker=".", label=k.replace("score_", "score of "))
+        ax.set_ylim(0, 1)
+        ax.set_xlabel("generation")
+        ax.legend()
+        ax.set_title("self-play results")
+    fig.tight_layout()
+    out = os.path.join(run, "learning_curves.png")
+    fig.savefig(out, dpi=90)
+    print(out)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,189 @@
+// One table declares every training setting: where it lives in the TOML file, its range and
+// what it means. Reading, validation and writing all walk that table.
+#include "training/train_config.h"
+
+#include <functional>
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <variant>
+
+#define TOML_EXCEPTIONS 1
+#include <toml++/toml.h>
+
+namespace fairyzero {
+namespace {
+
+using Field = std::variant<int*, int64_t*, uint64_t*, double*, bool*, std::string*>;
+
+struct Setting {
+  const char* section;
+  const char* key;
+  Field field;
+  double min, max;  // for numbers
+  const char* help;
+};
+
+std::vector<Setting> settings(TrainConfig& c) {
+  RunSettings& r = c.run;
+  SelfPlayConfig& s = c.selfplay;
+  TrainerConfig& t = c.trainer;
+  return {
+      {"run", "variant", &r.variant, 0, 0, "variant name (configs/variants/NAME.toml)"},
+      {"run", "generations", &r.generations, 1, 1e6, "self-play + training rounds"},
+      {"run", "seed", &r.seed, 0, 1e18, "seed of self-play and training"},
+      {"run", "device", &r.device, 0, 0, "cpu, cuda or cuda:N"},
+      {"network", "blocks", &c.network.blocks, 0, 64, "residual blocks"},
+      {"network", "filters", &c.network.filters, 1, 1024, "trunk channels"},
+      {"network", "policy_dim", &c.network.policy_dim, 1, 1024, "policy head query/key width"},
+      {"network", "value_hidden", &c.network.value_hidden, 1, 4096, "value head hidden width"},
+      {"selfplay", "games", &s.games, 1, 1e7, "games per generation"},
+      {"selfplay", "workers", &s.workers, 1, 256, "TBB workers, each playing a group of games"},
+      {"selfplay", "games_per_worker", &s.games_per_worker, 1, 4096, "games at once per worker"},
+      {"selfplay", "leaves_per_game", &s.leaves_per_game, 1, 64, "leaves per game per batch"},
+      {"selfplay", "full_playouts", &s.full_playouts, 1, 1e6, "playouts of a full search"},
+      {"selfplay", "fast_playouts", &s.fast_playouts, 1, 1e6, "playouts of a fast search"},
+      {"selfplay", "full_search_probability", &s.full_search_probability, 0, 1,
+       "share of moves searched fully (these become samples)"},
+      {"selfplay", "temperature_start", &s.temperature_start, 0, 10, "move temperature early"},
+      {"selfplay", "temperature_plies", &s.temperature_plies, 0, 1e6,
+       "plies at the start temperature"},
+      {"selfplay", "temperature_end", &s.temperature_end, 0, 10, "move temperature afterwards"},
+      {"selfplay", "dirichlet_alpha", &s.dirichlet_alpha, 1e-4, 100, "root noise concentration"},
+      {"selfplay", "dirichlet_epsilon", &s.dirichlet_epsilon, 0, 1, "root noise weight"},
+      {"selfplay", "resign_threshold", &s.resign_threshold, -1, 0.5,
+       "resign below this expected score (negative: never)"},
+      {"selfplay", "resign_consecutive", &s.resign_consecutive, 1, 1000, "moves below it in a row"},
+      {"selfplay", "no_resign_fraction", &s.no_resign_fraction, 0, 1,
+       "games played out to check resigns"},
+      {"selfplay", "max_plies", &s.max_plies, 0, 1e6, "games longer than this are draws (0: off)"},
+      {"inference", "max_batch", &c.inference.max_batch, 1, 65536, "positions per forward pass"},
+      {"inference", "max_wait_us", &c.inference.max_wait_us, 0, 1e7, "wait for a fuller batch"},
+      {"inference", "half", &c.inference.half, 0, 0, "fp16 inference on CUDA"},
+      {"training", "window", &c.window.samples, 1, 1e10, "newest samples trained on"},
+      {"training", "steps_per_generation", &c.window.steps_per_generation, 0, 1e8,
+       "optimizer steps"},
+      {"training", "batch_size", &t.batch_size, 1, 65536, "samples per step"},
+      {"training", "optimizer", &t.optimizer, 0, 0, "sgd or adamw"},
+      {"training", "learning_rate", &t.learning_rate, 0, 10, "peak learning rate"},
+      {"training", "momentum", &t.momentum, 0, 1, "SGD momentum"},
+      {"training", "weight_decay", &t.weight_decay, 0, 1, "weight decay"},
+      {"training", "schedule", &t.schedule, 0, 0, "constant, cosine or step"},
+      {"training", "final_fraction", &t.final_fraction, 0, 1, "cosine: final rate / peak"},
+      {"training", "value_loss_weight", &t.value_loss_weight, 0, 100, "weight of the value loss"},
+      {"training", "metrics_every", &t.metrics_every, 1, 1e6, "steps per metrics row"},
+      {"training", "mixed_precision", &t.mixed_precision, 0, 0, "autocast + loss scaling on CUDA"},
+  };
+}
+
+const std::map<std::string, std::set<std::string>> kChoices = {
+    {"optimizer", {"sgd", "adamw"}}, {"schedule", {"constant", "cosine", "step"}}};
+
+[[noreturn]] void fail(const std::string& file, const toml::source_region& at,
+                       const std::string& key, const std::string& what) {
+  throw std::runtime_error(file + ":" + std::to_string(at.begin.line) + ": " + key + ": " + what);
+}
+
+void read_setting(const std::string& file, const Setting& s, const toml::node& n) {
+  std::string key = std::string(s.section) + "." + s.key;
+  auto number = [&]() -> double {
+    if (auto i = n.value_exact<int64_t>()) return static_cast<double>(*i);
+    if (auto d = n.value_exact<double>()) return *d;
+    fail(file, n.source(), key, "must be a number");
+  };
+  auto in_range = [&](double x) {
+    if (x < s.min || x > s.max)
+      fail(file, n.source(), key,
+           "must be between " + std::to_string(s.min) + " and " + std::to_string(s.max));
+    return x;
+  };
+  std::visit(
+      [&](auto* field) {
+        using T = std::remove_pointer_t<decltype(field)>;
+        if constexpr (std::is_same_v<T, std::string>) {
+          auto v = n.value_exact<std::string>();
+          if (!v) fail(file, n.source(), key, "must be a string");
+          auto choices = kChoices.find(s.key);
+          if (choices != kChoices.end() && !choices->second.count(*v))
+            fail(file, n.source(), key, "'" + *v + "' is not one of the choices");
+          *field = *v;
+        } else if constexpr (std::is_same_v<T, bool>) {
+          auto v = n.value_exact<bool>();
+          if (!v) fail(file, n.source(), key, "must be true or false");
+          *field = *v;
+        } else if constexpr (std::is_same_v<T, double>) {
+          *field = in_range(number());
+        } else {
+          double x = in_range(number());
+          if (x != static_cast<double>(static_cast<int64_t>(x)))
+            fail(file, n.source(), key, "must be a whole number");
+          *field = static_cast<T>(x);
+        }
+      },
+      s.field);
+}
+
+}  // namespace
+
+TrainConfig load_train_config(const std::string& path) {
+  toml::table root;
+  try {
+    root = toml::parse_file(path);
+  } catch (const toml::parse_error& e) {
+    throw std::runtime_error(path + ":" + std::to_string(e.source().begin.line) + ": " +
+                             std::string(e.description()));
+  } catch (const std::exception& e) {
+    throw std::runtime_error(path + ": cannot read the training config: " + e.what());
+  }
+  TrainConfig config;
+  std::vector<Setting> all = settings(config);
+  for (auto&& [section, node] : root) {
+    const toml::table* table = node.as_table();
+    if (!table) fail(path, node.source(), std::string(section.str()), "must be a [section]");
+    for (auto&& [key, value] : *table) {
+      auto it = std::find_if(all.begin(), all.end(), [&](const Setting& s) {
+        return s.section == section.str() && s.key == key.str();
+      });
+      if (it == all.end())
+        fail(path, key.source(), std::string(section.str()) + "." + std::string(key.str()),
+             "unknown setting (see docs/TRAINING.md)");
+      read_setting(path, *it, value);
+    }
+  }
+  if (config.selfplay.fast_playouts > config.selfplay.full_playouts)
+    throw std::runtime_error(path + ": selfplay.fast_playouts is above selfplay.full_playouts");
+  config.trainer.device = config.run.device;
+  return config;
+}
+
+std::string train_config_to_toml(const TrainConfig& config) {
+  TrainConfig copy = config;
+  std::ostringstream out;
+  out << "# A FairyZero training run, resolved: every setting, with what it means.\n";
+  std::string section;
+  for (const Setting& s : settings(copy)) {
+    if (section != s.section) {
+      section = s.section;
+      out << "\n[" << section << "]\n";
+    }
+    out << s.key << " = ";
+    std::visit(
+        [&](auto* field) {
+          using T = std::remove_pointer_t<decltype(field)>;
+          if constexpr (std::is_same_v<T, std::string>)
+            out << toml::value<std::string>(*field);
+          else if constexpr (std::is_same_v<T, bool>)
+            out << (*field ? "true" : "false");
+          else if constexpr (std::is_same_v<T, double>)
+            out << toml::value<double>(*field);
+          else
+            out << *field;
+        },
+        s.field);
+    out << "  # " << s.help << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace fairyzero

@@ -1,0 +1,273 @@
+// The generation loop: self-play with the newest network, samples to HDF5, training on the
+// window, a checkpoint; progress lines, CSV metrics and the learning-curve plot.
+#include "training/train_run.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+
+#include "core/variant_loader.h"
+#include "nn/encoder.h"
+#include "nn/inference_server.h"
+#include "nn/network_evaluator.h"
+#include "training/sample_store.h"
+#include "training/trainer.h"
+
+namespace fairyzero {
+namespace fs = std::filesystem;
+
+namespace {
+
+double now_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// Writes a whole text file under a temporary name and renames it, so readers see all or nothing.
+void write_file_atomically(const std::string& path, const std::string& text) {
+  std::string temporary = path + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::trunc);
+    out << text;
+    if (!out.flush()) throw std::runtime_error("cannot write " + temporary);
+  }
+  fs::rename(temporary, path);
+}
+
+// Keeps the header and the rows whose first column (the generation) is below `limit`: rows of
+// an interrupted generation are dropped before it is redone.
+void truncate_csv(const std::string& path, int limit) {
+  std::ifstream in(path);
+  if (!in) return;
+  std::string line, kept;
+  bool header = true;
+  while (std::getline(in, line)) {
+    if (header || std::stoi(line.substr(0, line.find(','))) < limit) kept += line + "\n";
+    header = false;
+  }
+  in.close();
+  write_file_atomically(path, kept);
+}
+
+void append_csv(const std::string& path, const std::string& header, const std::string& row) {
+  bool fresh = !fs::exists(path);
+  std::ofstream out(path, std::ios::app);
+  if (fresh) out << header << "\n";
+  out << row << "\n";
+  if (!out.flush()) throw std::runtime_error("cannot append to " + path);
+}
+
+std::string format_seconds(double s) {
+  char text[32];
+  if (s >= 3600)
+    std::snprintf(text, sizeof text, "%dh%02dm", int(s / 3600), int(s / 60) % 60);
+  else if (s >= 60)
+    std::snprintf(text, sizeof text, "%dm%02ds", int(s / 60), int(s) % 60);
+  else
+    std::snprintf(text, sizeof text, "%.0fs", s);
+  return text;
+}
+
+}  // namespace
+
+std::string generation_name(int generation) {
+  char name[32];
+  std::snprintf(name, sizeof name, "gen-%04d", generation);
+  return name;
+}
+
+TrainingRun::TrainingRun(std::string run_dir, const TrainConfig& config)
+    : dir_(std::move(run_dir)), config_(config) {
+  if (fs::exists(path("config.toml"))) {
+    config_ = load_train_config(path("config.toml"));
+    resumed_ = true;
+  } else if (config_.run.variant.empty()) {
+    throw std::invalid_argument("a new training run needs a variant");
+  }
+}
+
+std::string TrainingRun::path(const std::string& name) const {
+  return (fs::path(dir_) / name).string();
+}
+
+void TrainingRun::plot() const {
+  fs::path script = "scripts/plot_learning.py";
+#ifdef FAIRYZERO_SOURCE_DIR
+  if (!fs::exists(script)) script = fs::path(FAIRYZERO_SOURCE_DIR) / "scripts" / "plot_learning.py";
+#endif
+  const char* python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+  std::string command = std::string(python) + " '" + script.string() + "' '" + dir_ + "' > '" +
+                        path("plot.log") + "' 2>&1";
+  if (std::system(command.c_str()) != 0)
+    std::fprintf(stderr, "note: no learning-curve plot (see %s)\n", path("plot.log").c_str());
+}
+
+int TrainingRun::finished_generations() const {
+  int newest = -1;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(path("checkpoints"), ec)) {
+    std::string name = entry.path().filename().string();
+    int g = -1;
+    if (std::sscanf(name.c_str(), "gen-%d.pt", &g) == 1 && entry.path().extension() == ".pt")
+      newest = std::max(newest, g);
+  }
+  return newest;
+}
+
+void TrainingRun::self_play_generation(int generation, Trainer& trainer,
+                                       const std::function<void(const std::string&)>& log) {
+  const TrainConfig& c = config_;
+  VariantPtr variant = find_variant(c.run.variant);
+  auto network = std::make_shared<NetworkEvaluator>(
+      variant, trainer.network(),
+      NetworkEvaluatorOptions{.device = c.run.device, .half = c.inference.half});
+  InferenceServer server(
+      network, {.max_batch = c.inference.max_batch, .max_wait_us = c.inference.max_wait_us});
+  SelfPlayConfig selfplay = c.selfplay;
+  selfplay.seed = c.run.seed * 1000 + static_cast<uint64_t>(generation);
+  SelfPlay play(variant, server, selfplay);
+  std::vector<Sample> samples;
+  std::vector<GameRecord> games;
+  double last_line = now_seconds();
+  const std::string name = generation_name(generation);
+  SelfPlayStats stats = play.run(samples, games, [&](const SelfPlayStats& s) {
+    if (now_seconds() - last_line < 2.0 && s.games < selfplay.games) return;
+    last_line = now_seconds();
+    double eta = s.games > 0 ? s.seconds * (selfplay.games - s.games) / s.games : 0;
+    std::ostringstream line;
+    line << std::fixed << std::setprecision(0) << "  " << name << " self-play: " << s.games << "/"
+         << selfplay.games << " games, " << s.moves << " positions (" << s.moves_per_second()
+         << "/s, " << (s.seconds > 0 ? s.evaluated / s.seconds : 0) << " evaluations/s), "
+         << s.samples << " samples, ETA " << format_seconds(eta);
+    log(line.str());
+  });
+  server.shutdown();
+  Encoder encoder(variant);
+  SampleFileInfo info{kSampleSchemaVersion,
+                      variant->name,
+                      Encoder::kVersion,
+                      encoder.plane_count(),
+                      encoder.cells(),
+                      encoder.value_heads(),
+                      variant->seat_count(),
+                      name,
+                      0};
+  write_sample_file(path("samples/" + name + ".h5"), info, samples);
+  std::string text;
+  for (const GameRecord& g : games) {
+    std::ostringstream line;
+    line << g.termination << " |";
+    for (int s = 0; s < variant->seat_count(); ++s)
+      line << " " << variant->seats[s].name << "=" << g.score[s];
+    line << " | " << g.plies << " plies | " << g.moves << "\n";
+    text += line.str();
+  }
+  write_file_atomically(path("games/" + name + ".txt"), text);
+  std::ostringstream row;
+  row << generation << "," << stats.games << "," << stats.moves << "," << stats.samples << ","
+      << stats.seconds << "," << stats.moves_per_second() << ","
+      << (stats.seconds > 0 ? stats.evaluated / stats.seconds : 0) << "," << stats.mean_plies()
+      << "," << stats.terminations["resignation"] << "," << stats.resign_checks << ","
+      << stats.false_resigns;
+  double draws = 0;
+  for (const GameRecord& g : games) draws += g.score[0] == 0.5;
+  row << "," << (stats.games ? draws / stats.games : 0);
+  for (int s = 0; s < variant->seat_count(); ++s)
+    row << "," << (stats.games ? stats.score_sum[s] / stats.games : 0);
+  std::string header =
+      "generation,games,positions,samples,seconds,positions_per_second,evaluations_per_second,"
+      "mean_plies,resignations,resign_checks,false_resigns,draw_rate";
+  for (int s = 0; s < variant->seat_count(); ++s) header += ",score_" + variant->seats[s].name;
+  append_csv(path("selfplay.csv"), header, row.str());
+  std::ostringstream done;
+  done << std::fixed << std::setprecision(1) << "  " << name << " self-play done: " << stats.games
+       << " games in " << format_seconds(stats.seconds) << ", " << stats.moves_per_second()
+       << " positions/s, " << stats.samples << " samples, mean length " << stats.mean_plies()
+       << " plies, draws " << 100 * (stats.games ? draws / stats.games : 0) << "%";
+  log(done.str());
+}
+
+void TrainingRun::run(const std::function<void(const std::string&)>& log) {
+  const TrainConfig& c = config_;
+  VariantPtr variant = find_variant(c.run.variant);
+  for (const char* sub : {"checkpoints", "samples", "games"}) fs::create_directories(path(sub));
+  if (!resumed_) write_file_atomically(path("config.toml"), train_config_to_toml(c));
+  Encoder encoder(variant);
+  TrainerConfig trainer_config = c.trainer;
+  trainer_config.device = c.run.device;
+  trainer_config.total_steps =
+      static_cast<int64_t>(c.run.generations) * c.window.steps_per_generation;
+  Trainer trainer(encoder, c.network, trainer_config);
+  int generation = finished_generations();
+  if (generation >= 0) {
+    trainer.load(path("checkpoints/" + generation_name(generation) + ".pt"),
+                 path("checkpoints/optimizer.pt"));
+    log("resuming " + dir_ + " after generation " + std::to_string(generation) + " of " +
+        std::to_string(c.run.generations));
+  } else {
+    generation = 0;
+    trainer.save(path("checkpoints/gen-0000.pt"), path("checkpoints/optimizer.pt"));
+    log("new run " + dir_ + ": " + variant->title + ", network " + describe(c.network) + ", " +
+        std::to_string(c.run.generations) + " generations");
+  }
+  // Rows of a generation that did not finish are redone.
+  truncate_csv(path("training.csv"), generation);
+  if (!fs::exists(path("samples/" + generation_name(generation) + ".h5")))
+    truncate_csv(path("selfplay.csv"), generation);
+  SampleFileInfo expected{kSampleSchemaVersion,
+                          variant->name,
+                          Encoder::kVersion,
+                          encoder.plane_count(),
+                          encoder.cells(),
+                          encoder.value_heads(),
+                          variant->seat_count(),
+                          "",
+                          0};
+  SampleWindow window(path("samples"), expected, c.window.samples);
+  std::mt19937_64 rng(c.run.seed);
+  const double started = now_seconds();
+  const int first = generation;
+  for (; generation < c.run.generations; ++generation) {
+    const double generation_start = now_seconds();
+    const std::string name = generation_name(generation);
+    if (!fs::exists(path("samples/" + name + ".h5")))
+      self_play_generation(generation, trainer, log);
+    else
+      log("  " + name + " self-play: samples already on disk");
+    window.refresh();
+    std::vector<TrainingMetrics> rows = trainer.train(
+        [&](int batch) { return window.sample_batch(batch, rng); }, c.window.steps_per_generation);
+    for (const TrainingMetrics& m : rows) {
+      std::ostringstream row;
+      row << generation << "," << m.step << "," << m.learning_rate << "," << m.policy_loss << ","
+          << m.value_loss << "," << m.total_loss << "," << m.policy_entropy << ","
+          << m.value_accuracy << "," << m.samples_per_second;
+      append_csv(path("training.csv"),
+                 "generation,step,learning_rate,policy_loss,value_loss,total_loss,policy_entropy,"
+                 "value_accuracy,samples_per_second",
+                 row.str());
+    }
+    trainer.save(path("checkpoints/" + generation_name(generation + 1) + ".pt"),
+                 path("checkpoints/optimizer.pt"));
+    const double elapsed = now_seconds() - started;
+    const int done = generation + 1 - first;
+    std::ostringstream line;
+    line << std::fixed << std::setprecision(3) << "generation " << generation + 1 << "/"
+         << c.run.generations << ": window " << window.size() << " samples";
+    if (!rows.empty())
+      line << ", policy loss " << rows.back().policy_loss << ", value loss "
+           << rows.back().value_loss << ", value accuracy " << std::setprecision(2)
+           << rows.back().value_accuracy << ", " << std::setprecision(0)
+           << rows.back().samples_per_second << " samples/s";
+    line << ", " << format_seconds(now_seconds() - generation_start) << ", ETA "
+         << format_seconds(elapsed / done * (c.run.generations - generation - 1));
+    log(line.str());
+    plot();
+  }
+  log("finished: " + path("checkpoints/" + generation_name(c.run.generations) + ".pt"));
+}
+
+}  // namespace fairyzero

@@ -1,0 +1,46 @@
+// `fairyzero train`: generations of self-play and training in a run folder, resumable after an
+// interruption without losing finished samples or checkpoints.
+//
+// RUN_DIR/config.toml          the resolved settings (read back on resume)
+// RUN_DIR/checkpoints/gen-NNNN.pt, optimizer.pt   network after NNNN generations; its optimizer
+// RUN_DIR/samples/gen-NNNN.h5  samples of the games played by gen-NNNN (docs/FORMAT.md)
+// RUN_DIR/games/gen-NNNN.txt   those games as text, one per line
+// RUN_DIR/selfplay.csv, training.csv   one row per generation / per metrics chunk
+// RUN_DIR/learning_curves.png  plotted by scripts/plot_learning.py after each generation
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "training/train_config.h"
+
+namespace fairyzero {
+
+class TrainingRun {
+ public:
+  // A new run (`config` with run.variant set) or, when RUN_DIR/config.toml exists, the run
+  // found there; then `config` is ignored and the stored one used.
+  TrainingRun(std::string run_dir, const TrainConfig& config);
+
+  const TrainConfig& config() const { return config_; }
+  // Generations finished so far (the newest checkpoint's number).
+  int finished_generations() const;
+  // Runs the remaining generations. `log` receives progress lines.
+  void run(const std::function<void(const std::string&)>& log);
+
+ private:
+  std::string path(const std::string& name) const;
+  // Draws RUN_DIR/learning_curves.png with scripts/plot_learning.py; a failure is only reported.
+  void plot() const;
+  void self_play_generation(int generation, class Trainer& trainer,
+                            const std::function<void(const std::string&)>& log);
+
+  std::string dir_;
+  TrainConfig config_;
+  bool resumed_ = false;
+};
+
+// gen-0007 style names.
+std::string generation_name(int generation);
+
+}  // namespace fairyzero
