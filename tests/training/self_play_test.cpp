@@ -77,17 +77,14 @@ TEST(SelfPlay, GamesFinishAndSamplesAreWellFormed) {
   }
 }
 
-// Always reports that the side to move is lost: everybody wants to resign at once.
+// Always reports White as lost, whatever the position: White wants to resign at once.
 class HopelessEvaluator : public Evaluator {
  public:
   void evaluate(std::span<const EvalRequest> batch, std::span<Evaluation> out) override {
     for (size_t i = 0; i < batch.size(); ++i) {
       out[i].policy_logits.assign(batch[i].legal->size(), 0.0f);
-      out[i].value.fill(0.5f);
-      // After the move, the seat that moved (the previous seat) is losing.
-      int mover = batch[i].position->seat_to_move();
-      out[i].value[mover] = 1.0f;
-      out[i].value[1 - mover] = 0.0f;
+      out[i].value.fill(0.0f);
+      out[i].value[1] = 1.0f;
     }
   }
   std::string name() const override { return "hopeless"; }
@@ -97,8 +94,8 @@ TEST(SelfPlay, ResignationAndTheNoResignCheck) {
   VariantPtr v = find_variant("minichess");
   HopelessEvaluator hopeless;
   SelfPlayConfig config = small_config();
-  config.resign_threshold = 0.2;  // the root keeps 1 of its visits at 1.0: 1/8 after 8 playouts
-  config.resign_consecutive = 2;
+  config.resign_threshold = 0.3;
+  config.resign_consecutive = 1;
   config.no_resign_fraction = 0.0;
   std::vector<Sample> samples;
   std::vector<GameRecord> games;
@@ -106,7 +103,8 @@ TEST(SelfPlay, ResignationAndTheNoResignCheck) {
   EXPECT_EQ(stats.resignations, config.games);
   for (const GameRecord& g : games) {
     EXPECT_EQ(g.termination, "resignation");
-    EXPECT_LT(g.plies, config.max_plies) << "resigned before the length cap";
+    EXPECT_EQ(g.plies, 0) << "White resigns at once";
+    EXPECT_EQ(g.score[0], 0.0);
   }
   // Every game played out: nobody resigns, and each would-be resignation is checked.
   config.no_resign_fraction = 1.0;
