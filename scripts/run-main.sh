@@ -22,8 +22,10 @@ run() {
   echo "[run-main] $*"
   "$@"
 }
-# The main job until the training loop lands: prove the rules core on the default variant
-# (chess) and on Very Heavy Chess, then play one game of random legal moves.
-run build/apps/fairyzero perft chess 5
-run build/apps/fairyzero perft very-heavy-chess 4
-run build/apps/fairyzero random-game chess --seed 1
+# The main job: a short training run (the tiny preset) on minichess, the default variant for
+# learning checks. It finishes in a few minutes on a laptop CPU; rerunning it resumes (or, when
+# finished, says so). Then it describes the final checkpoint.
+run build/apps/fairyzero train minichess --config configs/train/tiny.toml --out runs/tiny
+run build/apps/fairyzero network-info runs/tiny/checkpoints/gen-0006.pt
+echo "[run-main] learning curves: runs/tiny/learning_curves.png; play it with:"
+echo "[run-main]   build/apps/fairyzero play minichess --bot runs/tiny/checkpoints/gen-0006.pt"
