@@ -34,6 +34,7 @@ std::vector<Setting> settings(TrainConfig& c) {
       {"run", "generations", &r.generations, 1, 1e6, "self-play + training rounds"},
       {"run", "seed", &r.seed, 0, 1e18, "seed of self-play and training"},
       {"run", "device", &r.device, 0, 0, "cpu, cuda or cuda:N"},
+      {"run", "overlap", &r.overlap, 0, 0, "play the next generation while training (GPU)"},
       {"network", "blocks", &c.network.blocks, 0, 64, "residual blocks"},
       {"network", "filters", &c.network.filters, 1, 1024, "trunk channels"},
       {"network", "policy_dim", &c.network.policy_dim, 1, 1024, "policy head query/key width"},

@@ -16,6 +16,8 @@ struct RunSettings {
   int generations = 5;  // self-play + training rounds
   uint64_t seed = 1;
   std::string device = "cpu";  // "cpu", "cuda", "cuda:N" for the evaluator and the trainer
+  // Play the next generation's games while training (worth it on a GPU; see train_run.cpp).
+  bool overlap = false;
 };
 
 struct InferenceSettings {

@@ -7,7 +7,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <iomanip>
+#include <mutex>
 #include <sstream>
 
 #include "core/variant_loader.h"
@@ -117,13 +119,17 @@ int TrainingRun::finished_generations() const {
   return newest;
 }
 
-void TrainingRun::self_play_generation(int generation, Trainer& trainer,
+std::shared_ptr<Evaluator> TrainingRun::snapshot(const Trainer& trainer) const {
+  return std::make_shared<NetworkEvaluator>(
+      find_variant(config_.run.variant), trainer.network(),
+      NetworkEvaluatorOptions{.device = config_.run.device, .half = config_.inference.half});
+}
+
+void TrainingRun::self_play_generation(int generation, const std::shared_ptr<Evaluator>& network,
+                                       const std::string& network_name,
                                        const std::function<void(const std::string&)>& log) {
   const TrainConfig& c = config_;
   VariantPtr variant = find_variant(c.run.variant);
-  auto network = std::make_shared<NetworkEvaluator>(
-      variant, trainer.network(),
-      NetworkEvaluatorOptions{.device = c.run.device, .half = c.inference.half});
   InferenceServer server(
       network, {.max_batch = c.inference.max_batch, .max_wait_us = c.inference.max_wait_us});
   SelfPlayConfig selfplay = c.selfplay;
@@ -153,7 +159,7 @@ void TrainingRun::self_play_generation(int generation, Trainer& trainer,
                       encoder.cells(),
                       encoder.value_heads(),
                       variant->seat_count(),
-                      name,
+                      network_name,
                       0};
   write_sample_file(path("samples/" + name + ".h5"), info, samples);
   std::string text;
@@ -190,8 +196,13 @@ void TrainingRun::self_play_generation(int generation, Trainer& trainer,
   log(done.str());
 }
 
-void TrainingRun::run(const std::function<void(const std::string&)>& log) {
+void TrainingRun::run(const std::function<void(const std::string&)>& raw_log) {
   const TrainConfig& c = config_;
+  std::mutex log_mutex;  // self-play may report from another thread (overlap)
+  auto log = [&](const std::string& line) {
+    std::lock_guard lock(log_mutex);
+    raw_log(line);
+  };
   VariantPtr variant = find_variant(c.run.variant);
   for (const char* sub : {"checkpoints", "samples", "games"}) fs::create_directories(path(sub));
   if (!resumed_) write_file_atomically(path("config.toml"), train_config_to_toml(c));
@@ -230,13 +241,29 @@ void TrainingRun::run(const std::function<void(const std::string&)>& log) {
   std::mt19937_64 rng(c.run.seed);
   const double started = now_seconds();
   const int first = generation;
+  // With `overlap`, the games of generation g+1 are played by a snapshot of the network that
+  // played generation g while the trainer turns it into g+1 (one generation of lag, as in
+  // KataGo): the GPU is busy with both. The sample file records which network played.
+  std::future<void> next_games;
+  auto wait_for_games = [&] {
+    if (next_games.valid()) next_games.get();
+  };
   for (; generation < c.run.generations; ++generation) {
     const double generation_start = now_seconds();
     const std::string name = generation_name(generation);
+    wait_for_games();
     if (!fs::exists(path("samples/" + name + ".h5")))
-      self_play_generation(generation, trainer, log);
+      self_play_generation(generation, snapshot(trainer), name, log);
     else
-      log("  " + name + " self-play: samples already on disk");
+      log("  " + name + " self-play: samples on disk");
+    const std::string next = generation_name(generation + 1);
+    if (c.run.overlap && generation + 1 < c.run.generations &&
+        !fs::exists(path("samples/" + next + ".h5"))) {
+      std::shared_ptr<Evaluator> network = snapshot(trainer);  // before training changes it
+      next_games = std::async(std::launch::async, [this, generation, network, name, &log] {
+        self_play_generation(generation + 1, network, name, log);
+      });
+    }
     window.refresh();
     std::vector<TrainingMetrics> rows = trainer.train(
         [&](int batch) { return window.sample_batch(batch, rng); }, c.window.steps_per_generation);

@@ -10,8 +10,10 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 
+#include "mcts/evaluator.h"
 #include "training/train_config.h"
 
 namespace fairyzero {
@@ -32,7 +34,12 @@ class TrainingRun {
   std::string path(const std::string& name) const;
   // Draws RUN_DIR/learning_curves.png with scripts/plot_learning.py; a failure is only reported.
   void plot() const;
-  void self_play_generation(int generation, class Trainer& trainer,
+  // A copy of the trainer's network as an evaluator on the run's device.
+  std::shared_ptr<Evaluator> snapshot(const class Trainer& trainer) const;
+  // Plays a generation's games with `network` (named `network_name` in the sample file) and
+  // writes its samples, games and selfplay.csv row.
+  void self_play_generation(int generation, const std::shared_ptr<Evaluator>& network,
+                            const std::string& network_name,
                             const std::function<void(const std::string&)>& log);
 
   std::string dir_;

@@ -109,6 +109,20 @@ TEST(TrainRun, ResumesAnInterruptedRunKeepingEveryFinishedFile) {
   EXPECT_EQ(lines_of(dir / "training.csv"), training_rows);
 }
 
+// On a GPU the next generation's games are played while training; it works on the CPU too.
+TEST(TrainRun, OverlappedSelfPlayUsesThePreviousNetwork) {
+  TempDir dir;
+  TrainConfig config = quick_config(3);
+  config.run.overlap = true;
+  TrainingRun(dir.str(), config).run(quiet);
+  EXPECT_TRUE(fs::exists(dir / "checkpoints/gen-0003.pt"));
+  SampleFileInfo info = read_sample_file_info(dir / "samples/gen-0000.h5");
+  EXPECT_EQ(info.network, "gen-0000");
+  EXPECT_EQ(read_sample_file_info(dir / "samples/gen-0001.h5").network, "gen-0000");
+  EXPECT_EQ(read_sample_file_info(dir / "samples/gen-0002.h5").network, "gen-0001");
+  EXPECT_EQ(lines_of(dir / "selfplay.csv"), 4);
+}
+
 TEST(TrainRun, BadConfigsNameTheKey) {
   TempDir dir;
   std::ofstream(dir / "bad.toml") << "[selfplay]\ngames = 0\n";
