@@ -152,15 +152,9 @@ void TrainingRun::self_play_generation(int generation, const std::shared_ptr<Eva
   });
   server.shutdown();
   Encoder encoder(variant);
-  SampleFileInfo info{kSampleSchemaVersion,
-                      variant->name,
-                      Encoder::kVersion,
-                      encoder.plane_count(),
-                      encoder.cells(),
-                      encoder.value_heads(),
-                      variant->seat_count(),
-                      network_name,
-                      0};
+  SampleFileInfo info{kSampleSchemaVersion,  variant->name,   Encoder::kVersion,
+                      encoder.plane_count(), encoder.cells(), encoder.value_heads(),
+                      variant->seat_count(), network_name,    0};
   write_sample_file(path("samples/" + name + ".h5"), info, samples);
   std::string text;
   for (const GameRecord& g : games) {
