@@ -28,7 +28,7 @@ class Arguments {
         positional_.push_back(a);
       } else if (valued.count(a)) {
         if (i + 1 >= args.size()) throw UsageError(a + " needs a value");
-        values_[a] = args[++i];
+        values_[a].push_back(args[++i]);
       } else if (flags.count(a)) {
         flags_.insert(a);
       } else {
@@ -39,10 +39,16 @@ class Arguments {
 
   const std::vector<std::string>& positional() const { return positional_; }
   bool flag(const std::string& name) const { return flags_.count(name) > 0; }
+  // The last value given for an option, or nullopt.
   std::optional<std::string> value(const std::string& name) const {
     auto it = values_.find(name);
     if (it == values_.end()) return std::nullopt;
-    return it->second;
+    return it->second.back();
+  }
+  // Every value of an option that may be repeated (--set).
+  std::vector<std::string> values(const std::string& name) const {
+    auto it = values_.find(name);
+    return it == values_.end() ? std::vector<std::string>{} : it->second;
   }
   long long integer(const std::string& name, long long fallback) const {
     std::optional<std::string> v = value(name);
@@ -60,7 +66,7 @@ class Arguments {
 
  private:
   std::vector<std::string> positional_;
-  std::map<std::string, std::string> values_;
+  std::map<std::string, std::vector<std::string>> values_;
   std::set<std::string> flags_;
 };
 

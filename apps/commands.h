@@ -21,7 +21,9 @@ int new_network_command(const CommandArgs& args);
 int network_info_command(const CommandArgs& args);
 int train_command(const CommandArgs& args);
 
-// Loads a variant by name or path and warns on stderr when its setup is not verified.
-VariantPtr load_variant_for_user(const std::string& name_or_path);
+// Loads a variant by name or path with the command line's --set overrides, and warns on stderr
+// when its setup is not verified.
+VariantPtr load_variant_for_user(const std::string& name_or_path,
+                                 const std::vector<std::string>& overrides = {});
 
 }  // namespace fairyzero

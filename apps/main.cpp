@@ -46,7 +46,10 @@ void print_usage(std::ostream& out) {
   for (const Subcommand& s : kSubcommands)
     out << "  fairyzero " << s.synopsis << "\n      " << s.summary << "\n";
   out << "\nVARIANT is a name from configs/variants (see `fairyzero variants`) or a path to a "
-         ".toml file.\n";
+         ".toml file.\nEvery command that takes a VARIANT also takes --set SECTION.KEY=VALUE "
+         "(repeatable) "
+         "to change\na variant option without editing its file, e.g. --set "
+         "board.corner_rule=false.\n";
 }
 
 }  // namespace

@@ -9,10 +9,11 @@
 namespace fairyzero {
 
 int new_network_command(const CommandArgs& raw) {
-  Arguments args(raw, {"--out", "--blocks", "--filters", "--policy-dim", "--value-hidden"}, {});
+  Arguments args(raw, {"--out", "--blocks", "--filters", "--policy-dim", "--value-hidden", "--set"},
+                 {});
   if (args.positional().size() != 1 || !args.value("--out"))
     throw UsageError("give a variant and --out FILE");
-  VariantPtr v = load_variant_for_user(args.positional()[0]);
+  VariantPtr v = load_variant_for_user(args.positional()[0], args.values("--set"));
   NetworkConfig config;
   config.blocks = static_cast<int>(args.integer("--blocks", config.blocks));
   config.filters = static_cast<int>(args.integer("--filters", config.filters));

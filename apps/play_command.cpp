@@ -30,10 +30,10 @@ int seat_named(const Variant& v, const std::string& name, const std::string& opt
 int play_command(const CommandArgs& raw) {
   Arguments args(raw,
                  {"--fen", "--random", "--seed", "--bot", "--bot-seat", "--visits", "--threads",
-                  "--seconds", "--device"},
+                  "--set", "--seconds", "--device"},
                  {});
   if (args.positional().size() != 1) throw UsageError("give a variant");
-  VariantPtr v = load_variant_for_user(args.positional()[0]);
+  VariantPtr v = load_variant_for_user(args.positional()[0], args.values("--set"));
   Position pos = args.value("--fen") ? Position::from_fen(v, *args.value("--fen")) : Position(v);
   int random_seat =
       args.value("--random") ? seat_named(*v, *args.value("--random"), "--random") : -1;

@@ -11,8 +11,10 @@
 
 namespace fairyzero {
 
-VariantPtr load_variant_for_user(const std::string& name_or_path) {
-  VariantPtr v = find_variant(name_or_path);
+VariantPtr load_variant_for_user(const std::string& name_or_path,
+                                 const std::vector<std::string>& overrides) {
+  VariantPtr v = find_variant(name_or_path, overrides);
+  for (const std::string& o : overrides) std::cerr << "note: variant option " << o << "\n";
   if (v->provenance != "verified")
     std::cerr << "warning: the setup of " << v->title << " is " << v->provenance
               << " (not read from the source); see docs/RULES.md. " << v->note << "\n";
@@ -20,9 +22,9 @@ VariantPtr load_variant_for_user(const std::string& name_or_path) {
 }
 
 int perft_command(const CommandArgs& raw) {
-  Arguments args(raw, {"--fen"}, {"--divide"});
+  Arguments args(raw, {"--fen", "--set"}, {"--divide"});
   if (args.positional().size() != 2) throw UsageError("give a variant and a depth");
-  VariantPtr v = load_variant_for_user(args.positional()[0]);
+  VariantPtr v = load_variant_for_user(args.positional()[0], args.values("--set"));
   int depth = static_cast<int>(Arguments::parse_integer(args.positional()[1], "DEPTH"));
   if (depth < 1 || depth > 20) throw UsageError("DEPTH must be 1 to 20");
   Position pos = args.value("--fen") ? Position::from_fen(v, *args.value("--fen")) : Position(v);
@@ -45,9 +47,9 @@ int perft_command(const CommandArgs& raw) {
 }
 
 int random_game_command(const CommandArgs& raw) {
-  Arguments args(raw, {"--seed", "--max-plies", "--fen"}, {"--quiet"});
+  Arguments args(raw, {"--seed", "--max-plies", "--fen", "--set"}, {"--quiet"});
   if (args.positional().size() != 1) throw UsageError("give a variant");
-  VariantPtr v = load_variant_for_user(args.positional()[0]);
+  VariantPtr v = load_variant_for_user(args.positional()[0], args.values("--set"));
   std::mt19937_64 rng(static_cast<uint64_t>(args.integer("--seed", 1)));
   long long max_plies = args.integer("--max-plies", 1000);
   Position pos = args.value("--fen") ? Position::from_fen(v, *args.value("--fen")) : Position(v);
@@ -81,9 +83,9 @@ int random_game_command(const CommandArgs& raw) {
 }
 
 int check_command(const CommandArgs& raw) {
-  Arguments args(raw, {}, {});
+  Arguments args(raw, {"--set"}, {});
   if (args.positional().size() != 1) throw UsageError("give a variant name or file");
-  VariantPtr v = find_variant(args.positional()[0]);
+  VariantPtr v = find_variant(args.positional()[0], args.values("--set"));
   const Geometry& g = v->geometry;
   std::cout << v->title << " (" << v->name << ") from " << v->source_file << ": OK\n"
             << "  board " << g.files() << " x " << g.ranks() << ", " << g.existing_cells().size()

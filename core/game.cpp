@@ -14,6 +14,7 @@ const char* termination_name(Termination t) {
     case Termination::kRepetition: return "repetition";
     case Termination::kMoveRule: return "move-count rule";
     case Termination::kMaxPlies: return "maximum game length";
+    case Termination::kCaptureSet: return "capture of the set";
   }
   return "?";
 }
@@ -45,6 +46,19 @@ Outcome Position::outcome(const MoveList& legal) const {
       o.score[s] =
           v.team_of_army[v.seats[s].army] == mover_team ? value_for_mover : 1.0 - value_for_mover;
   };
+  // CoBlaChe, Wey: a side whose set of named pieces has been captured has lost (A12).
+  if (!v.rules.capture_to_win.empty()) {
+    for (int a = 0; a < v.army_count(); ++a) {
+      bool lost = true;
+      for (auto [type, count] : v.rules.capture_to_win)
+        lost = lost && v.start_count(a, type) - type_count_[a][type] >= count;
+      if (!lost) continue;
+      o.termination = Termination::kCaptureSet;
+      for (int s = 0; s < v.seat_count(); ++s)
+        o.score[s] = v.team_of_army[v.seats[s].army] == v.team_of_army[a] ? 0.0 : 1.0;
+      return o;
+    }
+  }
   auto value = [](NoMoveResult r) {
     return r == NoMoveResult::kWin ? 1.0 : r == NoMoveResult::kDraw ? 0.5 : 0.0;
   };

@@ -15,6 +15,8 @@ namespace fairyzero {
 // Which way a seat's "forward" points on the board. North is toward higher ranks.
 enum class Direction { kNorth, kSouth, kEast, kWest };
 
+inline constexpr int kMaxBanks = 16;  // River banks a board may have
+
 class Geometry {
  public:
   Geometry() = default;
@@ -54,10 +56,37 @@ class Geometry {
   const CellSet* zone(const std::string& name) const;
   const std::map<std::string, CellSet>& zones() const { return zones_; }
 
+  // River banks: the regions a River separates (Gilman's river family). A move between two
+  // banks crosses the River. -1 when the variant has no River.
+  int bank_of(Cell c) const { return banks_.empty() ? -1 : banks_[c]; }
+  int bank_count() const { return bank_count_; }
+  void set_banks(std::vector<int> bank_of_cell, int count) {
+    banks_ = std::move(bank_of_cell);
+    bank_count_ = count;
+  }
+  bool crosses_river(Cell from, Cell to) const {
+    return !banks_.empty() && banks_[from] != banks_[to];
+  }
+
+  // "Forward" fixed by the cell for every piece on it (Great Stour, Wey: toward or across the
+  // River), or nullopt where the moving seat's forward applies.
+  std::optional<Direction> forward_at(Cell c) const {
+    if (forward_.empty() || forward_[c] < 0) return std::nullopt;
+    return static_cast<Direction>(forward_[c]);
+  }
+  void set_forward(Cell c, Direction d) {
+    if (forward_.empty()) forward_.assign(kMaxCells, -1);
+    forward_[c] = static_cast<int>(d);
+  }
+
   // When true, a unit diagonal step needs both corner cells to exist and a knight step needs its
   // whole 2x3 rectangle (Gilman's "solid block" rule, REFERENCE.md section 4.4).
   bool solid_block() const { return solid_block_; }
   void set_solid_block(bool on) { solid_block_ = on; }
+  // The corner rule alone (Cam per REFERENCE.md A6, Commedia per A23): a unit diagonal step of
+  // a stepping or sliding move needs both corner cells; knight moves are not restricted.
+  bool corner_rule() const { return corner_rule_; }
+  void set_corner_rule(bool on) { corner_rule_ = on; }
 
  private:
   int files_ = 0;
@@ -66,7 +95,11 @@ class Geometry {
   std::vector<std::string> file_names_;
   std::vector<std::string> rank_names_;
   std::map<std::string, CellSet> zones_;
+  std::vector<int> banks_;  // per cell; empty without a River
+  int bank_count_ = 0;
+  std::vector<int> forward_;  // per cell: a Direction, or -1; empty when no cell fixes it
   bool solid_block_ = false;
+  bool corner_rule_ = false;
 };
 
 }  // namespace fairyzero

@@ -156,20 +156,36 @@ void Position::generate_pseudo(int army, int orientation, MoveList& out) const {
   const uint8_t* ray_cells = tables.ray_cells();
   int team = v.team_of_army[army];
   auto enemy = [&](PieceCode p) { return v.team_of_army[army_of(p)] != team; };
+  const Geometry& g = v.geometry;
   for (int i = 0; i < piece_count_[army]; ++i) {
     Cell from = piece_cells_[army][i];
     int type = type_of(board_[from]);
     const PieceType& pt = v.pieces[type];
+    const bool promotes = !pt.promotion_choices.empty();
     const CellSet* promotion_zone =
-        pt.promotion_choices.empty() ? nullptr : &pt.promotion_zone[army];
+        promotes && !pt.promote_on_crossing ? &pt.promotion_zone[army] : nullptr;
+    const MoveSpan& span = tables.moves(orientation, type, from);
+    CellSet emitted;  // used only when two paths share a destination
     auto emit = [&](Cell to, MoveKind kind) {
-      if (promotion_zone && promotion_zone->contains(to)) {
+      if (span.overlapping) {
+        if (emitted.contains(to)) return;
+        emitted.insert(to);
+      }
+      bool promote =
+          promotion_zone ? promotion_zone->contains(to) : promotes && g.crosses_river(from, to);
+      if (promote) {
         for (int choice : pt.promotion_choices) out.push(Move::promotion(from, to, choice));
       } else {
         out.push(Move::normal(from, to, kind));
       }
     };
-    const MoveSpan& span = tables.moves(orientation, type, from);
+    // Gilman's Pawns may not take an enemy Pawn moving the same way (REFERENCE.md A8), as the
+    // two stand; Great Stour allows it by a move that crosses the River.
+    auto may_capture = [&](Cell to, PieceCode q) {
+      if (pt.same_direction_capture || type_of(q) != type) return true;
+      if (pt.capture_when_crossing && g.crosses_river(from, to)) return true;
+      return v.forward_at(from, orientation) != v.forward_at(to, v.attack_orientation(army_of(q)));
+    };
     for (const LeapTarget *l = leaps + span.leap_begin, *end = l + span.leap_count; l != end; ++l) {
       PieceCode q = board_[l->cell];
       if (q == kEmpty) {
@@ -177,7 +193,7 @@ void Position::generate_pseudo(int army, int orientation, MoveList& out) const {
           emit(l->cell, MoveKind::kNormal);
         else if (l->cell == ep_cell_ && pt.en_passant && enemy(board_[ep_victim_]))
           out.push(Move::normal(from, l->cell, MoveKind::kEnPassant));
-      } else if ((l->mode & kCaptureOnly) && enemy(q)) {
+      } else if ((l->mode & kCaptureOnly) && enemy(q) && may_capture(l->cell, q)) {
         emit(l->cell, MoveKind::kNormal);
       }
     }
@@ -190,7 +206,9 @@ void Position::generate_pseudo(int army, int orientation, MoveList& out) const {
           if (k >= r->first_destination && (r->mode & kMoveOnly)) emit(cells[k], kind);
           continue;
         }
-        if (k >= r->first_destination && (r->mode & kCaptureOnly) && enemy(q)) emit(cells[k], kind);
+        if (k >= r->first_destination && (r->mode & kCaptureOnly) && enemy(q) &&
+            may_capture(cells[k], q))
+          emit(cells[k], kind);
         break;
       }
     }
@@ -230,6 +248,7 @@ void Position::legal_moves(MoveList& out) const {
   generate_pseudo(army, seat_, out);
   if (!variant_->castling.empty()) generate_castling(army, out);
   generate_drops(army, out);
+  if (variant_->rules.royal_presence) keep_royal_presence(army, out);
   CheckInfo info;
   compute_check_info(army, info);
   if (info.mode == CheckInfo::kNoCheckRule) return;
@@ -250,6 +269,45 @@ void Position::legal_moves(MoveList& out) const {
     if (legal) out.begin()[kept++] = m;
   }
   out.truncate(kept);
+}
+
+// Great Stour: "a player must end their move with at least one Queen, Prince, or Primate of
+// theirs [each] side of the River". Counts per bank, adjusted for the pieces a move relocates.
+void Position::keep_royal_presence(int army, MoveList& moves) const {
+  const Variant& v = *variant_;
+  const Geometry& g = v.geometry;
+  const uint32_t mask = v.rules.royal_presence;
+  const int banks = std::max(1, g.bank_count());
+  auto bank = [&](Cell c) { return std::max(0, g.bank_of(c)); };
+  std::array<int, kMaxBanks> base{};
+  for (int i = 0; i < piece_count_[army]; ++i) {
+    Cell c = piece_cells_[army][i];
+    if (mask >> type_of(board_[c]) & 1) ++base[bank(c)];
+  }
+  int kept = 0;
+  for (Move m : moves) {
+    std::array<int, kMaxBanks> count = base;
+    auto relocate = [&](int type_before, Cell from, int type_after, Cell to) {
+      if (from != kNoCell && (mask >> type_before & 1)) --count[bank(from)];
+      if (mask >> type_after & 1) ++count[bank(to)];
+    };
+    if (m.kind() == MoveKind::kDrop) {
+      relocate(m.piece_type(), kNoCell, m.piece_type(), m.to());
+    } else if (m.kind() == MoveKind::kCastling) {
+      const CastlingRule& rule = v.castling[m.castling_rule()];
+      relocate(type_of(board_[rule.king_from]), rule.king_from, type_of(board_[rule.king_from]),
+               rule.king_to);
+      relocate(type_of(board_[rule.rook_from]), rule.rook_from, type_of(board_[rule.rook_from]),
+               rule.rook_to);
+    } else {
+      int type = type_of(board_[m.from()]);
+      relocate(type, m.from(), m.is_promotion() ? m.piece_type() : type, m.to());
+    }
+    bool present = true;
+    for (int b = 0; b < banks; ++b) present = present && count[b] > 0;
+    if (present) moves.begin()[kept++] = m;
+  }
+  moves.truncate(kept);
 }
 
 }  // namespace fairyzero

@@ -36,8 +36,20 @@ bool solid_block_allows(const Geometry& g, int f, int r, Offset d) {
   return true;
 }
 
-// Landings of an atom from cell c, stopping at the edge or a missing cell.
-std::vector<Cell> landings(const Geometry& g, const MoveAtom& atom, Cell c, Direction forward) {
+// May `type` step from `a` to `b` as far as the River is concerned?
+bool river_allows(const Geometry& g, const PieceType& type, Cell a, Cell b) {
+  if (!g.crosses_river(a, b)) return true;
+  if (!type.crosses_river) return false;
+  if (type.river_crossings.empty()) return true;
+  for (auto [x, y] : type.river_crossings)
+    if ((x == a && y == b) || (x == b && y == a)) return true;
+  return false;
+}
+
+// Landings of an atom from cell c, stopping at the edge, a missing cell, or a River the piece may
+// not cross there. The whole path uses the forward of its start cell.
+std::vector<Cell> landings(const Geometry& g, const PieceType& type, const MoveAtom& atom, Cell c,
+                           Direction forward) {
   std::vector<Cell> out;
   int f = g.file_of(c), r = g.rank_of(c);
   size_t steps = atom.steps.size();
@@ -47,6 +59,10 @@ std::vector<Cell> landings(const Geometry& g, const MoveAtom& atom, Cell c, Dire
     Offset d = to_board(atom.steps[std::min(k, steps - 1)], forward);
     if (!g.on_grid(f + d.dx, r + d.dy) || !g.exists(g.cell(f + d.dx, r + d.dy))) break;
     if (g.solid_block() && !solid_block_allows(g, f, r, d)) break;
+    if (g.corner_rule() && !type.corner_exempt && std::abs(d.dx) == 1 && std::abs(d.dy) == 1 &&
+        !solid_block_allows(g, f, r, d))
+      break;
+    if (!river_allows(g, type, g.cell(f, r), g.cell(f + d.dx, r + d.dy))) break;
     f += d.dx;
     r += d.dy;
     out.push_back(g.cell(f, r));
@@ -81,7 +97,7 @@ void MovementTables::build(const Variant& v) {
         std::vector<std::pair<Ray, std::vector<Cell>>> rays;
         for (const MoveAtom& atom : type.atoms) {
           if (atom.initial_only && !type.initial_cells[seat.army].contains(c)) continue;
-          std::vector<Cell> path = landings(g, atom, c, seat.forward);
+          std::vector<Cell> path = landings(g, type, atom, c, v.forward_at(c, o));
           if (static_cast<int>(path.size()) < atom.min_steps) continue;
           bool single = atom.steps.size() == 1 && !atom.repeat;
           if (single) {
@@ -113,6 +129,15 @@ void MovementTables::build(const Variant& v) {
         leaps_.insert(leaps_.end(), leaps.begin(), leaps.end());
         span.ray_begin = static_cast<uint32_t>(rays_.size());
         span.ray_count = static_cast<uint16_t>(rays.size());
+        CellSet destinations;
+        span.overlapping = false;
+        auto reach = [&](Cell x) {
+          span.overlapping = span.overlapping || destinations.contains(x);
+          destinations.insert(x);
+        };
+        for (const LeapTarget& l : leaps) reach(l.cell);
+        for (auto& [ray, cells] : rays)
+          for (size_t k = ray.first_destination; k < cells.size(); ++k) reach(cells[k]);
         for (auto& [ray, cells] : rays) {
           ray.begin = static_cast<uint32_t>(ray_cells_.size());
           for (Cell x : cells) ray_cells_.push_back(static_cast<uint8_t>(x));

@@ -32,6 +32,9 @@ struct MoveSpan {
   uint32_t ray_begin;
   uint16_t leap_count;
   uint16_t ray_count;
+  // Two of the paths share a destination (the Rose's curved routes): generation must emit
+  // each destination once.
+  bool overlapping;
 };
 
 // A cell on an attack path and the piece types (bit mask) that attack the path's target from

@@ -26,7 +26,15 @@ class MoveError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class Termination { kNone, kCheckmate, kStalemate, kRepetition, kMoveRule, kMaxPlies };
+enum class Termination {
+  kNone,
+  kCheckmate,
+  kStalemate,
+  kRepetition,
+  kMoveRule,
+  kMaxPlies,
+  kCaptureSet,  // a side lost the set of pieces the variant names (rules.capture_to_win)
+};
 const char* termination_name(Termination t);
 
 // Result of a finished game: a score per seat (1 win, 0.5 draw, 0 loss) and why it ended.
@@ -112,6 +120,7 @@ class Position {
   void generate_drops(int army, MoveList& out) const;
   void compute_check_info(int army, CheckInfo& info) const;
   bool royal_safe_after(Move m, int army) const;
+  void keep_royal_presence(int army, MoveList& moves) const;
   int next_seat(int seat) const;
   bool any_royal_attacked(int army) const;
   // The landing just before `to` on the straight line from `from` (the cell a double step crossed).

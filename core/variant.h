@@ -6,6 +6,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/geometry.h"
@@ -32,6 +33,13 @@ struct PieceType {
   std::vector<int> promotion_choices;                // piece types, in the file's order
   std::array<CellSet, kMaxArmies> promotion_zone{};  // per army: reaching it promotes
   std::array<CellSet, kMaxArmies> initial_cells{};   // per army: where "initial" atoms apply
+  // River mechanisms (Gilman's river family).
+  bool corner_exempt = false;  // its unit diagonal moves are leaps, free of the corner rule
+  bool crosses_river = true;   // may move or attack across the River
+  std::vector<std::pair<Cell, Cell>> river_crossings;  // when non-empty: the only steps across
+  bool promote_on_crossing = false;    // promotes by crossing the River, not in a zone
+  bool same_direction_capture = true;  // false: cannot take an enemy of its type moving its way
+  bool capture_when_crossing = false;  // ... except by a move that crosses the River
 };
 
 struct Seat {
@@ -61,6 +69,11 @@ struct Rules {
   int move_rule = 50;  // draw after this many full moves without capture or reset move; 0 = off
   int repetition = 3;  // draw at the n-th occurrence of a position; 0 = off
   int max_plies = 0;   // draw when the game reaches this many plies; 0 = no limit
+  // After each move the mover keeps at least one piece of these types on every River bank.
+  uint32_t royal_presence = 0;  // bit mask of piece types; 0 = rule off
+  // A side loses once this many of each type have been captured (counted against the start
+  // position); empty = rule off.
+  std::vector<std::pair<int, int>> capture_to_win;  // (type, count)
 };
 
 class Variant {
@@ -113,6 +126,15 @@ class Variant {
   }
   static constexpr int kMaxHandCount = 64;
 
+  // Pieces of each (army, type) in the start position (for capture-to-win).
+  int start_count(int army, int type) const { return start_counts_[army][type]; }
+  void set_start_count(int army, int type, int n) { start_counts_[army][type] = n; }
+  // The direction "forward" points for a piece on `c` moved (or attacking) with seat
+  // orientation `seat`: the cell's own forward where it has one, else the seat's.
+  Direction forward_at(Cell c, int seat) const {
+    return geometry.forward_at(c).value_or(seats[seat].forward);
+  }
+
   // Castling rights a move touching a cell removes (king or rook leaving or being captured).
   uint32_t castling_mask(Cell c) const { return castling_mask_[c]; }
 
@@ -121,6 +143,7 @@ class Variant {
   std::array<int, kMaxArmies> army_orientation_{};
   std::vector<uint64_t> piece_keys_, seat_keys_, castling_keys_, en_passant_keys_, hand_keys_;
   std::array<uint32_t, kMaxCells> castling_mask_{};
+  std::array<std::array<int, kMaxPieceTypes>, kMaxArmies> start_counts_{};
 };
 
 using VariantPtr = std::shared_ptr<const Variant>;

@@ -7,273 +7,12 @@
 #include <map>
 #include <set>
 
-#define TOML_EXCEPTIONS 1
-#include <toml++/toml.h>
-
 #include "core/betza.h"
 #include "core/position.h"
+#include "core/variant_loader_impl.h"
 
 namespace fairyzero {
-namespace {
-
-class Loader {
- public:
-  Loader(std::string source) : source_(std::move(source)) {}
-
-  VariantPtr load(const toml::table& root) {
-    check_keys(root, "",
-               {"variant", "board", "zones", "players", "pieces", "rules", "castling", "setup"});
-    auto v = std::make_shared<Variant>();
-    v->source_file = source_;
-    read_metadata(root, *v);
-    read_board(root, *v);
-    read_players(root, *v);
-    read_pieces(root, *v);
-    read_rules(root, *v);
-    read_castling(root, *v);
-    const toml::table& setup = require_table(root, "setup", "");
-    check_keys(setup, "setup", {"fen"});
-    v->start_fen = require<std::string>(setup, "fen", "setup");
-    v->finalize();
-    default_initial_cells(*v, setup);
-    return v;
-  }
-
- private:
-  [[noreturn]] void fail(const toml::source_region& at, const std::string& field,
-                         const std::string& what) const {
-    std::string line = at.begin.line ? ":" + std::to_string(at.begin.line) : "";
-    throw VariantError(source_ + line + ": " + (field.empty() ? "" : field + ": ") + what);
-  }
-
-  static std::string join(const std::string& section, const std::string& key) {
-    return section.empty() ? key : section + "." + key;
-  }
-
-  void check_keys(const toml::table& t, const std::string& section,
-                  std::set<std::string> allowed) const {
-    for (auto&& [key, node] : t)
-      if (!allowed.count(std::string(key.str())))
-        fail(key.source(), join(section, std::string(key.str())),
-             "unknown key (allowed here: " + list(allowed) + ")");
-  }
-
-  static std::string list(const std::set<std::string>& names) {
-    std::string out;
-    for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
-    return out;
-  }
-
-  template <typename T>
-  static const char* type_name() {
-    if constexpr (std::is_same_v<T, std::string>)
-      return "a string";
-    else if constexpr (std::is_same_v<T, bool>)
-      return "true or false";
-    else
-      return "an integer";
-  }
-
-  template <typename T>
-  std::optional<T> get(const toml::table& t, const std::string& key,
-                       const std::string& section) const {
-    const toml::node* n = t.get(key);
-    if (!n) return std::nullopt;
-    std::optional<T> value;
-    if constexpr (std::is_same_v<T, int>) {
-      if (auto i = n->value_exact<int64_t>()) value = static_cast<int>(*i);
-    } else {
-      value = n->value_exact<T>();
-    }
-    if (!value) fail(n->source(), join(section, key), std::string("must be ") + type_name<T>());
-    return value;
-  }
-
-  template <typename T>
-  T require(const toml::table& t, const std::string& key, const std::string& section) const {
-    std::optional<T> value = get<T>(t, key, section);
-    if (!value) fail(t.source(), join(section, key), "missing (required)");
-    return *value;
-  }
-
-  const toml::table& require_table(const toml::table& t, const std::string& key,
-                                   const std::string& section) const {
-    const toml::node* n = t.get(key);
-    if (!n) fail(t.source(), join(section, key), "the section is missing (required)");
-    if (!n->is_table()) fail(n->source(), join(section, key), "must be a table");
-    return *n->as_table();
-  }
-
-  // A list of strings, or one string standing for a list of one.
-  std::vector<std::string> strings(const toml::node& n, const std::string& field) const {
-    std::vector<std::string> out;
-    if (auto s = n.value_exact<std::string>()) return {*s};
-    const toml::array* arr = n.as_array();
-    if (!arr) fail(n.source(), field, "must be a string or a list of strings");
-    for (const toml::node& el : *arr) {
-      auto s = el.value_exact<std::string>();
-      if (!s) fail(el.source(), field, "must be a list of strings");
-      out.push_back(*s);
-    }
-    return out;
-  }
-
-  // Cells from zone names and cell specs ("e4", "a8-h8").
-  CellSet cells(const Variant& v, const toml::node& n, const std::string& field) const {
-    CellSet out;
-    for (const std::string& spec : strings(n, field)) {
-      if (const CellSet* zone = v.geometry.zone(spec)) {
-        out |= *zone;
-        continue;
-      }
-      try {
-        out |= v.geometry.parse_cells(spec);
-      } catch (const std::invalid_argument& e) {
-        fail(n.source(), field, std::string(e.what()) + " (nor the name of a zone)");
-      }
-    }
-    return out;
-  }
-
-  Cell one_cell(const Variant& v, const toml::node& n, const std::string& field) const {
-    auto s = n.value_exact<std::string>();
-    std::optional<Cell> c = s ? v.geometry.parse_cell(*s) : std::nullopt;
-    if (!c || !v.geometry.exists(*c))
-      fail(n.source(), field, "must be the name of a cell of the board");
-    return *c;
-  }
-
-  void read_metadata(const toml::table& root, Variant& v) const {
-    const toml::table& t = require_table(root, "variant", "");
-    check_keys(t, "variant", {"name", "title", "provenance", "note", "fairy_stockfish"});
-    v.name = require<std::string>(t, "name", "variant");
-    v.title = get<std::string>(t, "title", "variant").value_or(v.name);
-    v.provenance = get<std::string>(t, "provenance", "variant").value_or("verified");
-    if (v.provenance != "verified" && v.provenance != "partial" && v.provenance != "reconstructed")
-      fail(t.get("provenance")->source(), "variant.provenance",
-           "must be verified, partial or reconstructed");
-    v.note = get<std::string>(t, "note", "variant").value_or("");
-    v.fairy_stockfish = get<std::string>(t, "fairy_stockfish", "variant").value_or("");
-  }
-
-  void read_board(const toml::table& root, Variant& v) const {
-    const toml::table& t = require_table(root, "board", "");
-    check_keys(t, "board",
-               {"files", "ranks", "file_names", "rank_names", "missing", "solid_block"});
-    int files = require<int>(t, "files", "board"), ranks = require<int>(t, "ranks", "board");
-    if (files < 1 || files > kMaxFiles)
-      fail(t.get("files")->source(), "board.files", "must be 1 to 16");
-    if (ranks < 1 || ranks > kMaxRanks)
-      fail(t.get("ranks")->source(), "board.ranks", "must be 1 to 16");
-    v.geometry = Geometry(files, ranks);
-    auto names = [&](const char* key, int count) -> std::optional<std::vector<std::string>> {
-      const toml::node* n = t.get(key);
-      if (!n) return std::nullopt;
-      std::vector<std::string> list = strings(*n, std::string("board.") + key);
-      if (static_cast<int>(list.size()) != count)
-        fail(n->source(), std::string("board.") + key,
-             "needs exactly " + std::to_string(count) + " names");
-      return list;
-    };
-    if (auto f = names("file_names", files)) v.geometry.set_file_names(*f);
-    if (auto r = names("rank_names", ranks)) v.geometry.set_rank_names(*r);
-    if (const toml::node* n = t.get("missing")) {
-      CellSet missing = cells(v, *n, "board.missing");
-      missing.for_each([&](Cell c) { v.geometry.set_missing(c); });
-    }
-    v.geometry.set_solid_block(get<bool>(t, "solid_block", "board").value_or(false));
-    if (const toml::node* z = root.get("zones")) {
-      if (!z->is_table()) fail(z->source(), "zones", "must be a table of name = cells");
-      for (auto&& [key, node] : *z->as_table())
-        v.geometry.add_zone(std::string(key.str()),
-                            cells(v, node, "zones." + std::string(key.str())));
-    }
-  }
-
-  void read_players(const toml::table& root, Variant& v) const {
-    const toml::node* n = root.get("players");
-    if (!n) {  // Two armies, White moving up first, as in chess.
-      v.armies = {"white", "black"};
-      v.team_of_army = {0, 1};
-      v.seats = {{"white", 0, Direction::kNorth, "w"}, {"black", 1, Direction::kSouth, "b"}};
-      v.turn_order = {0, 1};
-      return;
-    }
-    if (!n->is_table()) fail(n->source(), "players", "must be a table");
-    const toml::table& t = *n->as_table();
-    check_keys(t, "players", {"armies", "teams", "seats", "turn_order"});
-    if (!t.get("armies")) fail(t.source(), "players.armies", "missing (required): the army names");
-    v.armies = strings(*t.get("armies"), "players.armies");
-    auto army_index = [&](const std::string& name, const toml::node& at, const std::string& field) {
-      auto it = std::find(v.armies.begin(), v.armies.end(), name);
-      if (it == v.armies.end())
-        fail(at.source(), field, "'" + name + "' is not one of players.armies");
-      return static_cast<int>(it - v.armies.begin());
-    };
-    v.team_of_army.resize(v.armies.size());
-    for (size_t a = 0; a < v.armies.size(); ++a) v.team_of_army[a] = static_cast<int>(a);
-    if (const toml::node* teams = t.get("teams")) {
-      const toml::array* arr = teams->as_array();
-      if (!arr) fail(teams->source(), "players.teams", "must be a list of lists of army names");
-      std::vector<bool> seen(v.armies.size());
-      for (size_t i = 0; i < arr->size(); ++i)
-        for (const std::string& name : strings(*arr->get(i), "players.teams")) {
-          int a = army_index(name, *arr->get(i), "players.teams");
-          v.team_of_army[a] = static_cast<int>(i);
-          seen[a] = true;
-        }
-      for (size_t a = 0; a < seen.size(); ++a)
-        if (!seen[a])
-          fail(teams->source(), "players.teams", "army '" + v.armies[a] + "' is in no team");
-    }
-    const toml::node* seats = t.get("seats");
-    const toml::array* arr = seats ? seats->as_array() : nullptr;
-    if (!arr || arr->empty())
-      fail(t.source(), "players.seats", "must be a non-empty list of tables");
-    for (const toml::node& el : *arr) {
-      const toml::table* s = el.as_table();
-      if (!s) fail(el.source(), "players.seats", "each seat must be a table");
-      check_keys(*s, "players.seats", {"name", "army", "forward", "fen"});
-      Seat seat;
-      seat.name = require<std::string>(*s, "name", "players.seats");
-      seat.army =
-          army_index(require<std::string>(*s, "army", "players.seats"), *s, "players.seats.army");
-      std::string forward = require<std::string>(*s, "forward", "players.seats");
-      static const std::map<std::string, Direction> kDirections = {{"north", Direction::kNorth},
-                                                                   {"south", Direction::kSouth},
-                                                                   {"east", Direction::kEast},
-                                                                   {"west", Direction::kWest}};
-      if (!kDirections.count(forward))
-        fail(s->get("forward")->source(), "players.seats.forward",
-             "must be north, south, east or west");
-      seat.forward = kDirections.at(forward);
-      seat.fen = require<std::string>(*s, "fen", "players.seats");
-      v.seats.push_back(seat);
-    }
-    std::vector<std::string> order;
-    if (const toml::node* o = t.get("turn_order"))
-      order = strings(*o, "players.turn_order");
-    else
-      for (const Seat& s : v.seats) order.push_back(s.name);
-    for (const std::string& name : order) {
-      auto it = std::find_if(v.seats.begin(), v.seats.end(),
-                             [&](const Seat& s) { return s.name == name; });
-      if (it == v.seats.end())
-        fail(t.source(), "players.turn_order", "'" + name + "' is not a seat");
-      v.turn_order.push_back(static_cast<int>(it - v.seats.begin()));
-    }
-  }
-
-  std::vector<MoveAtom> explicit_atoms(const toml::array& arr, const std::string& field) const;
-  void read_pieces(const toml::table& root, Variant& v) const;
-  void read_rules(const toml::table& root, Variant& v) const;
-  void read_castling(const toml::table& root, Variant& v) const;
-  void default_initial_cells(Variant& v, const toml::table& setup) const;
-  void per_army_cells(const Variant& v, const toml::node& n, const std::string& field,
-                      std::array<CellSet, kMaxArmies>& out) const;
-
-  std::string source_;
-};
+namespace detail {
 
 std::vector<MoveAtom> Loader::explicit_atoms(const toml::array& arr,
                                              const std::string& field) const {
@@ -355,7 +94,9 @@ void Loader::read_pieces(const toml::table& root, Variant& v) const {
     std::string section = "pieces." + name;
     check_keys(*t, section,
                {"letter", "betza", "atoms", "royal", "en_passant", "resets_move_count", "promotion",
-                "promotion_zone", "initial_cells"});
+                "promotion_zone", "initial_cells", "crosses_river", "river_crossings",
+                "promote_on_crossing", "same_direction_capture", "capture_when_crossing",
+                "corner_exempt"});
     PieceType p;
     p.name = name;
     std::string letter = require<std::string>(*t, "letter", section);
@@ -384,6 +125,7 @@ void Loader::read_pieces(const toml::table& root, Variant& v) const {
     p.royal = get<bool>(*t, "royal", section).value_or(false);
     p.en_passant = get<bool>(*t, "en_passant", section).value_or(false);
     p.resets_move_count = get<bool>(*t, "resets_move_count", section).value_or(false);
+    p.corner_exempt = get<bool>(*t, "corner_exempt", section).value_or(false);
     v.pieces.push_back(p);
   }
   // Promotions and initial cells name other pieces and armies: a second pass.
@@ -400,10 +142,19 @@ void Loader::read_pieces(const toml::table& root, Variant& v) const {
         p.promotion_choices.push_back(type);
       }
       if (p.promotion_choices.empty()) fail(n->source(), section + ".promotion", "lists no piece");
+      p.promote_on_crossing = get<bool>(t, "promote_on_crossing", section).value_or(false);
       const toml::node* zone = t.get("promotion_zone");
-      if (!zone) fail(t.source(), section + ".promotion_zone", "missing: where does it promote?");
-      per_army_cells(v, *zone, section + ".promotion_zone", p.promotion_zone);
+      if (p.promote_on_crossing) {
+        if (zone)
+          fail(zone->source(), section + ".promotion_zone", "not used with promote_on_crossing");
+        if (v.geometry.bank_count() == 0)
+          fail(t.source(), section + ".promote_on_crossing", "the board has no [river]");
+      } else {
+        if (!zone) fail(t.source(), section + ".promotion_zone", "missing: where does it promote?");
+        per_army_cells(v, *zone, section + ".promotion_zone", p.promotion_zone);
+      }
     }
+    read_river_piece_options(t, section, v, p);
     if (const toml::node* n = t.get("initial_cells"))
       per_army_cells(v, *n, section + ".initial_cells", p.initial_cells);
   }
@@ -427,7 +178,9 @@ void Loader::read_rules(const toml::table& root, Variant& v) const {
   if (!n->is_table()) fail(n->source(), "rules", "must be a table");
   const toml::table& t = *n->as_table();
   check_keys(t, "rules",
-             {"check", "checkmate", "stalemate", "move_rule", "repetition", "max_plies"});
+             {"check", "checkmate", "stalemate", "move_rule", "repetition", "max_plies",
+              "royal_presence", "capture_to_win"});
+  read_river_rules(t, v);
   v.rules.check = get<bool>(t, "check", "rules").value_or(true);
   auto result = [&](const char* key, NoMoveResult fallback) {
     std::optional<std::string> s = get<std::string>(t, key, "rules");
@@ -541,9 +294,23 @@ void Loader::default_initial_cells(Variant& v, const toml::table& setup) const {
     }
   }
   if (changed) v.tables.build(v);
+  // Capture-to-win counts are relative to the start position; -1 stands for "all".
+  for (int a = 0; a < v.army_count(); ++a)
+    for (int t = 0; t < v.piece_count(); ++t) {
+      int n = 0;
+      for (Cell c = 0; c < v.geometry.cell_count(); ++c) n += start.piece_at(c) == make_piece(a, t);
+      v.set_start_count(a, t, n);
+    }
+  for (auto& [type, count] : v.rules.capture_to_win) {
+    for (int a = 0; a < v.army_count(); ++a)
+      if (v.start_count(a, type) == 0)
+        fail(setup.source(), "rules.capture_to_win",
+             "army " + v.armies[a] + " has no " + v.pieces[type].name + " in the start position");
+    if (count < 0) count = v.start_count(0, type);
+  }
 }
 
-}  // namespace
+}  // namespace detail
 
 VariantPtr load_variant_text(std::string_view text, const std::string& source_name) {
   toml::table root;
@@ -553,10 +320,41 @@ VariantPtr load_variant_text(std::string_view text, const std::string& source_na
     throw VariantError(source_name + ":" + std::to_string(e.source().begin.line) + ": " +
                        std::string(e.description()));
   }
-  return Loader(source_name).load(root);
+  return detail::Loader(source_name).load(root);
 }
 
-VariantPtr load_variant_file(const std::string& path) {
+namespace {
+
+// Applies "a.b.c=value" overrides to a parsed file, creating tables on the way.
+void apply_overrides(toml::table& root, const VariantOverrides& overrides,
+                     const std::string& path) {
+  for (const std::string& item : overrides) {
+    size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw VariantError(path + ": --set '" + item + "': write section.key=value");
+    std::string key = item.substr(0, eq), text = item.substr(eq + 1);
+    toml::table parsed;
+    try {
+      parsed = toml::parse("value = " + text);
+    } catch (const toml::parse_error&) {
+      parsed = toml::table{{"value", text}};  // a bare word is a string
+    }
+    toml::table* table = &root;
+    size_t start = 0;
+    for (size_t dot; (dot = key.find('.', start)) != std::string::npos; start = dot + 1) {
+      std::string part = key.substr(start, dot - start);
+      if (!table->contains(part)) table->insert(part, toml::table{});
+      table = (*table)[part].as_table();
+      if (!table)
+        throw VariantError(path + ": --set '" + item + "': '" + part + "' is not a section");
+    }
+    table->insert_or_assign(key.substr(start), *parsed.get("value"));
+  }
+}
+
+}  // namespace
+
+VariantPtr load_variant_file(const std::string& path, const VariantOverrides& overrides) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
     throw VariantError(path + ": no such variant file");
@@ -567,7 +365,8 @@ VariantPtr load_variant_file(const std::string& path) {
     throw VariantError(path + ":" + std::to_string(e.source().begin.line) + ": " +
                        std::string(e.description()));
   }
-  return Loader(path).load(root);
+  apply_overrides(root, overrides, path);
+  return detail::Loader(path).load(root);
 }
 
 namespace {
@@ -584,14 +383,15 @@ std::vector<std::filesystem::path> variant_dirs() {
 
 }  // namespace
 
-VariantPtr find_variant(const std::string& name_or_path) {
+VariantPtr find_variant(const std::string& name_or_path, const VariantOverrides& overrides) {
   std::error_code ec;
   if (name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".toml"))
-    return load_variant_file(name_or_path);
+    return load_variant_file(name_or_path, overrides);
   std::string looked;
   for (const auto& dir : variant_dirs()) {
     std::filesystem::path file = dir / (name_or_path + ".toml");
-    if (std::filesystem::is_regular_file(file, ec)) return load_variant_file(file.string());
+    if (std::filesystem::is_regular_file(file, ec))
+      return load_variant_file(file.string(), overrides);
     looked += " " + dir.string();
   }
   throw VariantError("unknown variant '" + name_or_path + "' (looked in:" + looked + ")");

@@ -31,6 +31,7 @@ std::vector<Setting> settings(TrainConfig& c) {
   TrainerConfig& t = c.trainer;
   return {
       {"run", "variant", &r.variant, 0, 0, "variant name (configs/variants/NAME.toml)"},
+      {"run", "variant_options", &r.variant_options, 0, 0, "--set overrides, joined by '; '"},
       {"run", "generations", &r.generations, 1, 1e6, "self-play + training rounds"},
       {"run", "seed", &r.seed, 0, 1e18, "seed of self-play and training"},
       {"run", "device", &r.device, 0, 0, "cpu, cuda or cuda:N"},
@@ -126,6 +127,18 @@ void read_setting(const std::string& file, const Setting& s, const toml::node& n
 }
 
 }  // namespace
+
+std::vector<std::string> variant_overrides(const RunSettings& run) {
+  std::vector<std::string> out;
+  const std::string& text = run.variant_options;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = text.find("; ", start);
+    if (end == std::string::npos) end = text.size();
+    if (end > start) out.push_back(text.substr(start, end - start));
+    start = end + 2;
+  }
+  return out;
+}
 
 TrainConfig load_train_config(const std::string& path) {
   toml::table root;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "nn/network_config.h"
 #include "training/self_play.h"
@@ -13,6 +14,8 @@ namespace fairyzero {
 
 struct RunSettings {
   std::string variant;  // set by the command line on a new run; read back on resume
+  // The command line's --set overrides of variant options, joined by "; " (read back on resume).
+  std::string variant_options;
   int generations = 5;  // self-play + training rounds
   uint64_t seed = 1;
   std::string device = "cpu";  // "cpu", "cuda", "cuda:N" for the evaluator and the trainer
@@ -39,6 +42,9 @@ struct TrainConfig {
   TrainerConfig trainer;
   TrainingWindow window;
 };
+
+// The variant options of a run as a list (split at "; ").
+std::vector<std::string> variant_overrides(const RunSettings& run);
 
 // Throws std::runtime_error naming the file, line and key of the first problem.
 TrainConfig load_train_config(const std::string& path);

@@ -121,7 +121,7 @@ int TrainingRun::finished_generations() const {
 
 std::shared_ptr<Evaluator> TrainingRun::snapshot(const Trainer& trainer) const {
   return std::make_shared<NetworkEvaluator>(
-      find_variant(config_.run.variant), trainer.network(),
+      find_variant(config_.run.variant, variant_overrides(config_.run)), trainer.network(),
       NetworkEvaluatorOptions{.device = config_.run.device, .half = config_.inference.half});
 }
 
@@ -129,7 +129,7 @@ void TrainingRun::self_play_generation(int generation, const std::shared_ptr<Eva
                                        const std::string& network_name,
                                        const std::function<void(const std::string&)>& log) {
   const TrainConfig& c = config_;
-  VariantPtr variant = find_variant(c.run.variant);
+  VariantPtr variant = find_variant(c.run.variant, variant_overrides(c.run));
   InferenceServer server(
       network, {.max_batch = c.inference.max_batch, .max_wait_us = c.inference.max_wait_us});
   SelfPlayConfig selfplay = c.selfplay;
@@ -197,7 +197,7 @@ void TrainingRun::run(const std::function<void(const std::string&)>& raw_log) {
     std::lock_guard lock(log_mutex);
     raw_log(line);
   };
-  VariantPtr variant = find_variant(c.run.variant);
+  VariantPtr variant = find_variant(c.run.variant, variant_overrides(c.run));
   for (const char* sub : {"checkpoints", "samples", "games"}) fs::create_directories(path(sub));
   if (!resumed_) write_file_atomically(path("config.toml"), train_config_to_toml(c));
   Encoder encoder(variant);
