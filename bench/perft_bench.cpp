@@ -46,6 +46,11 @@ int main(int argc, char** argv) {
       {"capablanca", quick ? 4 : 5, 0, ""},
       {"very-heavy-chess", quick ? 4 : 5, 9.5e6,
        "current Fairy-Stockfish large-board build, depth 5, one core (figure from the issue)"},
+      // Gilman's river family: no other engine plays them.
+      {"isis", quick ? 5 : 6, 0, ""},
+      {"cam", quick ? 4 : 5, 0, ""},
+      {"wey", quick ? 4 : 5, 0, ""},
+      {"great-stour", quick ? 4 : 5, 0, ""},
   };
   bool have_engine = testing::FairyStockfish::available();
   std::printf("%-18s %5s %12s %10s %14s | %14s %8s\n", "variant", "depth", "nodes", "seconds",
