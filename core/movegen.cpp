@@ -249,6 +249,7 @@ void Position::legal_moves(MoveList& out) const {
   if (!variant_->castling.empty()) generate_castling(army, out);
   generate_drops(army, out);
   if (variant_->rules.royal_presence) keep_royal_presence(army, out);
+  if (variant_->has_section_exclusion()) keep_out_of_held_sections(army, out);
   CheckInfo info;
   compute_check_info(army, info);
   if (info.mode == CheckInfo::kNoCheckRule) return;
@@ -269,6 +270,29 @@ void Position::legal_moves(MoveList& out) const {
     if (legal) out.begin()[kept++] = m;
   }
   out.truncate(kept);
+}
+
+// CoBlaChe: "a Queen or Prince cannot move to a four-rank section occupied by an enemy Queen or
+// Prince, even to capture that piece, but a Queen may move through such a section."
+void Position::keep_out_of_held_sections(int army, MoveList& moves) const {
+  const Variant& v = *variant_;
+  const Geometry& g = v.geometry;
+  std::array<bool, kMaxBanks> held{};
+  for (int e = 0; e < v.army_count(); ++e) {
+    if (v.team_of_army[e] == v.team_of_army[army]) continue;
+    for (int i = 0; i < piece_count_[e]; ++i) {
+      Cell c = piece_cells_[e][i];
+      if (v.pieces[type_of(board_[c])].section_exclusion) held[std::max(0, g.bank_of(c))] = true;
+    }
+  }
+  int kept = 0;
+  for (Move m : moves) {
+    bool barred = m.kind() != MoveKind::kDrop && m.kind() != MoveKind::kCastling &&
+                  v.pieces[type_of(board_[m.from()])].section_exclusion &&
+                  held[std::max(0, g.bank_of(m.to()))];
+    if (!barred) moves.begin()[kept++] = m;
+  }
+  moves.truncate(kept);
 }
 
 // Great Stour: "a player must end their move with at least one Queen, Prince, or Primate of

@@ -58,10 +58,12 @@ std::vector<Cell> landings(const Geometry& g, const PieceType& type, const MoveA
     if (atom.max_steps > 0 && static_cast<int>(k) >= atom.max_steps) break;
     Offset d = to_board(atom.steps[std::min(k, steps - 1)], forward);
     if (!g.on_grid(f + d.dx, r + d.dy) || !g.exists(g.cell(f + d.dx, r + d.dy))) break;
-    if (g.solid_block() && !solid_block_allows(g, f, r, d)) break;
-    if (g.corner_rule() && !type.corner_exempt && std::abs(d.dx) == 1 && std::abs(d.dy) == 1 &&
-        !solid_block_allows(g, f, r, d))
-      break;
+    // The corner and solid-block rules bind diagonal steps, not the leaps of corner-exempt
+    // pieces (the Frog's 1:1, A21); the solid-block rule also binds knight moves.
+    const bool diagonal = std::abs(d.dx) == 1 && std::abs(d.dy) == 1;
+    const bool bound =
+        diagonal ? !type.corner_exempt && (g.corner_rule() || g.solid_block()) : g.solid_block();
+    if (bound && !solid_block_allows(g, f, r, d)) break;
     if (!river_allows(g, type, g.cell(f, r), g.cell(f + d.dx, r + d.dy))) break;
     f += d.dx;
     r += d.dy;

@@ -121,6 +121,7 @@ class Position {
   void compute_check_info(int army, CheckInfo& info) const;
   bool royal_safe_after(Move m, int army) const;
   void keep_royal_presence(int army, MoveList& moves) const;
+  void keep_out_of_held_sections(int army, MoveList& moves) const;
   int next_seat(int seat) const;
   bool any_royal_attacked(int army) const;
   // The landing just before `to` on the straight line from `from` (the cell a double step crossed).

@@ -40,6 +40,8 @@ struct PieceType {
   bool promote_on_crossing = false;    // promotes by crossing the River, not in a zone
   bool same_direction_capture = true;  // false: cannot take an enemy of its type moving its way
   bool capture_when_crossing = false;  // ... except by a move that crosses the River
+  // CoBlaChe: may not move to a River section (bank) holding an enemy piece with this flag.
+  bool section_exclusion = false;
 };
 
 struct Seat {
@@ -126,6 +128,11 @@ class Variant {
   }
   static constexpr int kMaxHandCount = 64;
 
+  bool has_section_exclusion() const {
+    for (const PieceType& p : pieces)
+      if (p.section_exclusion) return true;
+    return false;
+  }
   // Pieces of each (army, type) in the start position (for capture-to-win).
   int start_count(int army, int type) const { return start_counts_[army][type]; }
   void set_start_count(int army, int type, int n) { start_counts_[army][type] = n; }

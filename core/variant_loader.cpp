@@ -96,7 +96,7 @@ void Loader::read_pieces(const toml::table& root, Variant& v) const {
                {"letter", "betza", "atoms", "royal", "en_passant", "resets_move_count", "promotion",
                 "promotion_zone", "initial_cells", "crosses_river", "river_crossings",
                 "promote_on_crossing", "same_direction_capture", "capture_when_crossing",
-                "corner_exempt"});
+                "corner_exempt", "section_exclusion"});
     PieceType p;
     p.name = name;
     std::string letter = require<std::string>(*t, "letter", section);

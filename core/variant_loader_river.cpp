@@ -50,12 +50,14 @@ void Loader::read_forward(const toml::node& n, Variant& v) const {
 void Loader::read_river_piece_options(const toml::table& t, const std::string& section,
                                       const Variant& v, PieceType& p) const {
   bool has_river = v.geometry.bank_count() > 0;
-  for (const char* key : {"crosses_river", "river_crossings", "capture_when_crossing"})
+  for (const char* key :
+       {"crosses_river", "river_crossings", "capture_when_crossing", "section_exclusion"})
     if (t.get(key) && !has_river)
       fail(t.get(key)->source(), section + "." + key, "the board has no [river]");
   p.crosses_river = get<bool>(t, "crosses_river", section).value_or(true);
   p.same_direction_capture = get<bool>(t, "same_direction_capture", section).value_or(true);
   p.capture_when_crossing = get<bool>(t, "capture_when_crossing", section).value_or(false);
+  p.section_exclusion = get<bool>(t, "section_exclusion", section).value_or(false);
   if (const toml::node* n = t.get("river_crossings")) {
     const toml::array* list = n->as_array();
     if (!list)

@@ -156,6 +156,56 @@ TEST(RiverWey, CaptureOfTheSetWins) {
   EXPECT_FALSE(pos.outcome().over()) << "no Rose captured yet";
 }
 
+// CoBlaChe: "a Knight move, and each step of a diagonal move (though not necessarily the entire
+// move), must be made within a solid block of squares with none missing. For example a Queen or
+// Bishop may move dl-cm-bn but not cl-bm."
+TEST(RiverCoBlaChe, SolidBlockRuleAsTheDeansPageExample) {
+  VariantPtr v = find_variant("coblache");
+  // White Bishops on dl and cl, nothing else near; kings are not needed (no check rule).
+  Position pos = Position::from_fen(
+      v, "**mqxm**/**4**/8/8/8/8/**4**/**4**/**4**/**4**/8/8/8/8/**BB2**/**4** w - - 0 1");
+  EXPECT_TRUE(legal(pos, "dlbn")) << "dl-cm-bn";
+  EXPECT_FALSE(legal(pos, "clbm")) << "cl-bm passes the missing bl";
+}
+
+// CoBlaChe: "a Queen or Prince cannot move to a four-rank section occupied by an enemy Queen or
+// Prince, even to capture that piece, but a Queen may move through such a section."
+TEST(RiverCoBlaChe, QueenAndPrinceKeepOutOfSectionsHeldByTheirEnemies) {
+  VariantPtr v = find_variant("coblache");
+  // White Queen on dm; a Black Prince on dp (section o-r); the Black Queen on dz (section w-z).
+  Position pos = Position::from_fen(
+      v, "**1q2**/**4**/8/8/8/8/**4**/**4**/**4**/**4**/3x4/8/8/3Q4/**4**/**4** w - - 0 1");
+  EXPECT_FALSE(legal(pos, "dmdp")) << "not even to capture the Prince";
+  EXPECT_FALSE(legal(pos, "dmdo")) << "o-r holds the enemy Prince";
+  EXPECT_TRUE(legal(pos, "dmdn"));
+  // With the Prince on cp the d-file is open: through o-r to s-v, but not into w-z.
+  Position through = Position::from_fen(
+      v, "**1q2**/**4**/8/8/8/8/**4**/**4**/**4**/**4**/2x5/8/8/3Q4/**4**/**4** w - - 0 1");
+  EXPECT_TRUE(legal(through, "dmds")) << "a Queen may move through such a section";
+  EXPECT_FALSE(legal(through, "dmdw")) << "w-z holds the enemy Queen";
+  // A Marshal is not restricted.
+  Position marshal = Position::from_fen(
+      v, "**1q2**/**4**/8/8/8/8/**4**/**4**/**4**/**4**/3x4/8/8/3M4/**4**/**4** w - - 0 1");
+  EXPECT_TRUE(legal(marshal, "dmdp"));
+}
+
+// CoBlaChe: victory by capturing "the Queen and Prince, a Marshal, a Bishop, and a Frog" (the
+// Frog of the base game is an inference, A19; A12: all five, cumulatively).
+TEST(RiverCoBlaChe, CaptureOfTheSetWins) {
+  VariantPtr v = find_variant("coblache");
+  // Black has lost its Queen, its Prince, a Marshal and a Bishop, but no Frog yet.
+  Position pos = Position::from_fen(
+      v, "**m3**/**4**/8/8/8/8/**4**/**4**/**fbf1**/**4**/8/8/8/8/**4**/**MQXM** w - - 0 1");
+  EXPECT_FALSE(pos.outcome().over());
+  // Once a Frog is gone too, the set is complete.
+  Position taken = Position::from_fen(
+      v, "**m3**/**4**/8/8/8/8/**4**/**4**/**fb2**/**4**/8/8/8/8/**4**/**MQXM** b - - 0 1");
+  Outcome o = taken.outcome();
+  EXPECT_EQ(o.termination, Termination::kCaptureSet);
+  EXPECT_EQ(o.score[0], 1.0);
+  EXPECT_EQ(o.score[1], 0.0);
+}
+
 // Rose: "up to 6 successive Knight leaps ... making a turn between each leap, either always left
 // or always right" (A3): each destination once, landings before the last empty.
 TEST(RiverRose, CurvedPathsGiveEachDestinationOnce) {
@@ -169,8 +219,7 @@ TEST(RiverRose, CurvedPathsGiveEachDestinationOnce) {
   for (const char* knight : {"d4e6", "d4f5", "d4f3", "d4e2", "d4c2", "d4b3", "d4b5", "d4c6"})
     EXPECT_TRUE(unique.count(knight)) << knight;
   // A piece on every first landing blocks everything beyond.
-  Position boxed =
-      Position::from_fen(v, "4x3/8/2P1P3/1P3P2/3O4/1P3P2/2P1P3/4X3 w - - 0 1");
+  Position boxed = Position::from_fen(v, "4x3/8/2P1P3/1P3P2/3O4/1P3P2/2P1P3/4X3 w - - 0 1");
   EXPECT_TRUE(moves_from(boxed, "d4").empty());
 }
 
@@ -193,7 +242,9 @@ TEST(RiverDean, DiagonalTwoOrMoreOrthogonalExactlyTwoNeverThroughPieces) {
 // Perft from every start position. Depth 1 was counted by hand from the setup: Isis 8 (6 Pawn
 // steps, Marshals a1-b3 and f1-e3); Isis with Deans 20 (6 Pawns, Deans b2-d2 and e2-c2, Marshals
 // a1-c2, a1-a2, f1-d2, f1-f2, Bishops a2, c2, d2, f2, Queen c2, d2, King c2, d2); Cam 17 (6 Pawns,
-// Marshals a1-b3, f1-e3, f1-g3, Frogs b1-b4, e1-e4, Bishops j3-i4/h5/g6 and j4-i5/h6/i3). Deeper
+// Marshals a1-b3, f1-e3, f1-g3, Frogs b1-b4, e1-e4, Bishops j3-i4/h5/g6 and j4-i5/h6/i3);
+// CoBlaChe 20 (8 Pawns, Marshals ck-dm and fk-em only - ck-bm leaves the solid block, Frogs
+// cs-dr/cv/cp and fs-er/fv/fp, Bishops ds-cr/er and es-dr/fr, the last four captures). Deeper
 // values are this engine's, kept to catch changes; the fuzz and mirror tests check their sanity.
 struct RiverPerft {
   const char* variant;
@@ -202,19 +253,17 @@ struct RiverPerft {
 
 TEST(RiverPerft, StartPositions) {
   const RiverPerft table[] = {
-      {"isis", {8, 64, 852, 11139}},
-      {"isis-deans", {20, 400, 7582, 143839}},
-      {"cam", {17, 285, 6242, 134684}},
-      {"cam-deans", {17, 291, 6701, 151632}},
-      {"wey", {27, 723, 22507}},
-      {"wey-deans", {24, 586, 16209}},
-      {"great-stour", {27, 734, 25027}},
-      {"great-stour-deans", {39, 1513, 63836}},
+      {"isis", {8, 64, 852, 11139}},     {"isis-deans", {20, 400, 7582, 143839}},
+      {"cam", {17, 285, 6242, 134684}},  {"cam-deans", {17, 291, 6701, 151632}},
+      {"wey", {27, 723, 22507}},         {"wey-deans", {24, 586, 16209}},
+      {"great-stour", {27, 734, 25027}}, {"great-stour-deans", {39, 1513, 63836}},
+      {"coblache", {20, 390, 9080}},     {"coblache-deans", {14, 196, 3596}},
   };
   for (const RiverPerft& row : table) {
     Position pos(find_variant(row.variant));
     for (size_t d = 0; d < row.nodes.size(); ++d)
-      EXPECT_EQ(perft(pos, static_cast<int>(d + 1)), row.nodes[d]) << row.variant << " depth " << d + 1;
+      EXPECT_EQ(perft(pos, static_cast<int>(d + 1)), row.nodes[d])
+          << row.variant << " depth " << d + 1;
   }
 }
 
@@ -242,8 +291,8 @@ std::string mirror(const Position& pos) {
 }
 
 TEST(RiverPerft, ColourMirrorGivesTheSamePerft) {
-  for (const char* name : {"isis", "isis-deans", "cam", "cam-deans", "wey", "wey-deans", "great-stour",
-                           "great-stour-deans"}) {
+  for (const char* name : {"isis", "isis-deans", "cam", "cam-deans", "wey", "wey-deans",
+                           "great-stour", "great-stour-deans", "coblache", "coblache-deans"}) {
     VariantPtr v = find_variant(name);
     Position pos(v);
     std::mt19937 rng(5);
@@ -252,7 +301,8 @@ TEST(RiverPerft, ColourMirrorGivesTheSamePerft) {
       if (moves.empty() || pos.outcome(moves).over()) break;
       pos.play(moves[std::uniform_int_distribution<int>(0, moves.size() - 1)(rng)]);
       Position mirrored = Position::from_fen(v, mirror(pos));
-      ASSERT_EQ(perft(pos, 2), perft(mirrored, 2)) << name << ": " << pos.fen() << " vs " << mirrored.fen();
+      ASSERT_EQ(perft(pos, 2), perft(mirrored, 2))
+          << name << ": " << pos.fen() << " vs " << mirrored.fen();
     }
   }
 }
