@@ -115,8 +115,7 @@ Position Position::from_fen(VariantPtr variant, std::string_view fen) {
         fail(fen, std::string("castling right '") + ch + "' is not defined by this variant");
       const CastlingRule& r = v.castling[rule];
       PieceCode king = pos.board_[r.king_from], rook = pos.board_[r.rook_from];
-      if (king == kEmpty || army_of(king) != r.army || !v.pieces[type_of(king)].royal ||
-          rook == kEmpty || army_of(rook) != r.army)
+      if (king == kEmpty || army_of(king) != r.army || rook == kEmpty || army_of(rook) != r.army)
         fail(fen, std::string("castling right '") + ch + "' needs the king on " +
                       g.cell_name(r.king_from) + " and the rook on " + g.cell_name(r.rook_from));
       if (!(pos.castling_rights_ >> rule & 1)) pos.hash_ ^= v.castling_key(rule);
@@ -136,7 +135,9 @@ Position Position::from_fen(VariantPtr variant, std::string_view fen) {
     int df = fwd == Direction::kEast ? 1 : fwd == Direction::kWest ? -1 : 0;
     int dr = fwd == Direction::kNorth ? 1 : fwd == Direction::kSouth ? -1 : 0;
     int f = g.file_of(*ep) + df, r = g.rank_of(*ep) + dr;
-    if (g.on_grid(f, r) && pos.board_[*ep] == kEmpty) {
+    if (pos.set_path_victim_from_fen(*ep)) {
+      // A castled royal open to capture on its path (Great Stour), not an en-passant cell.
+    } else if (g.on_grid(f, r) && pos.board_[*ep] == kEmpty) {
       Cell victim = g.cell(f, r);
       PieceCode q = pos.board_[victim];
       if (q != kEmpty && v.pieces[type_of(q)].en_passant && army_of(q) == v.seats[prev].army)
@@ -195,7 +196,10 @@ std::string Position::fen() const {
   for (int i = 0; i < static_cast<int>(v.castling.size()); ++i)
     if (castling_rights_ >> i & 1) rights += v.castling[i].fen;
   out += rights.empty() ? "-" : rights;
-  out += " " + (ep_cell_ == kNoCell ? std::string("-") : g.cell_name(ep_cell_));
+  // The en-passant field also names a castled royal still open to capture on its path (the
+  // engine's extension: Great Stour's Castling, A13).
+  Cell ep_field = ep_cell_ != kNoCell ? ep_cell_ : path_victim_;
+  out += " " + (ep_field == kNoCell ? std::string("-") : g.cell_name(ep_field));
   int turns = static_cast<int>(v.turn_order.size());
   out += " " + std::to_string(halfmove_clock_) + " " + std::to_string(game_ply_ / turns + 1);
   return out;

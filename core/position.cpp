@@ -1,6 +1,7 @@
 // Position state: placing pieces, play/undo with incremental hashing, and the FEN dialect.
 #include "core/position.h"
 
+#include <algorithm>
 #include <cctype>
 #include <sstream>
 
@@ -49,6 +50,22 @@ int Position::next_seat(int seat) const {
   return seat;
 }
 
+bool Position::set_path_victim_from_fen(Cell c) {
+  const Variant& v = *variant_;
+  PieceCode royal = board_[c];
+  for (int i = 0; i < static_cast<int>(v.castling.size()); ++i) {
+    const CastlingRule& rule = v.castling[i];
+    if (!rule.capture_on_path || rule.king_to != c || royal == kEmpty ||
+        army_of(royal) != rule.army || rule.army == army_to_move())
+      continue;
+    path_victim_ = c;
+    path_rule_ = i;
+    hash_ ^= v.path_key(c);
+    return true;
+  }
+  return false;
+}
+
 Cell Position::crossed_cell(Cell from, Cell to) const {
   const Geometry& g = variant_->geometry;
   int df = g.file_of(to) - g.file_of(from), dr = g.rank_of(to) - g.rank_of(from);
@@ -93,7 +110,11 @@ void Position::play(Move m) {
                castling_rights_,
                halfmove_clock_,
                hash_,
-               seat_};
+               seat_,
+               static_cast<int16_t>(path_victim_),
+               static_cast<int8_t>(path_rule_),
+               kEmpty,
+               0};
   hash_ ^= v.seat_key(seat_);
   if (ep_cell_ != kNoCell) hash_ ^= v.en_passant_key(ep_cell_);
   Cell old_victim = ep_victim_;
@@ -147,6 +168,26 @@ void Position::play(Move m) {
   }
   if (m.kind() != MoveKind::kDrop && v.pieces[type_of(r.moved)].resets_move_count)
     reset_clock = true;
+  if (path_victim_ != kNoCell) {  // the move right after a capture_on_path castling
+    const CastlingRule& castled = v.castling[path_rule_];
+    const auto& path = castled.royal_path;
+    PieceCode royal = board_[path_victim_];
+    if (std::find(path.begin(), path.end(), to) != path.end() && royal != kEmpty &&
+        army_of(royal) == castled.army) {
+      r.path_captured = royal;
+      r.path_captured_cell = static_cast<uint8_t>(path_victim_);
+      remove_piece(path_victim_);
+      reset_clock = true;
+    }
+    hash_ ^= v.path_key(path_victim_);
+    path_victim_ = kNoCell;
+    path_rule_ = -1;
+  }
+  if (m.kind() == MoveKind::kCastling && v.castling[m.castling_rule()].capture_on_path) {
+    path_victim_ = v.castling[m.castling_rule()].king_to;
+    path_rule_ = m.castling_rule();
+    hash_ ^= v.path_key(path_victim_);
+  }
   uint32_t cleared = castling_rights_ & (v.castling_mask(from) | v.castling_mask(to));
   if (m.kind() == MoveKind::kCastling) {
     const CastlingRule& rule = v.castling[m.castling_rule()];
@@ -195,6 +236,9 @@ void Position::undo() {
       if (r.captured != kEmpty) put_piece(r.captured, r.captured_cell);
       break;
   }
+  if (r.path_captured != kEmpty) put_piece(r.path_captured, r.path_captured_cell);
+  path_victim_ = r.path_victim;
+  path_rule_ = r.path_rule;
   ep_cell_ = r.ep_cell;
   ep_victim_ = r.ep_victim;
   castling_rights_ = r.castling_rights;
@@ -214,6 +258,7 @@ uint64_t Position::compute_hash() const {
   for (uint32_t bits = castling_rights_; bits; bits &= bits - 1)
     h ^= v.castling_key(std::countr_zero(bits));
   if (ep_cell_ != kNoCell) h ^= v.en_passant_key(ep_cell_);
+  if (path_victim_ != kNoCell) h ^= v.path_key(path_victim_);
   return h;
 }
 

@@ -108,6 +108,10 @@ class Position {
     int halfmove_clock;
     uint64_t hash;
     int seat;
+    int16_t path_victim;  // the castled royal open to capture on its path, or -1
+    int8_t path_rule;
+    PieceCode path_captured;  // the royal this move took that way, or kEmpty
+    uint8_t path_captured_cell;
   };
   struct CheckInfo;  // checkers, block cells and pinned pieces of the seat to move
 
@@ -128,6 +132,8 @@ class Position {
   Cell crossed_cell(Cell from, Cell to) const;
   // Records the e.p. cell when an enemy of `army` could take the piece on `to` there.
   void set_en_passant(Cell crossed, Cell to, int army);
+  // The FEN's en-passant field naming a castled royal still open to capture on its path.
+  bool set_path_victim_from_fen(Cell c);
   bool is_repetition() const;
 
   VariantPtr variant_;
@@ -143,6 +149,9 @@ class Position {
   std::array<bool, kMaxSeats> seat_in_game_{};
   Cell ep_cell_ = kNoCell;
   Cell ep_victim_ = kNoCell;
+  // After a castling with capture_on_path: the royal's cell and the rule, for one move.
+  Cell path_victim_ = kNoCell;
+  int path_rule_ = -1;
   uint32_t castling_rights_ = 0;
   int halfmove_clock_ = 0;
   int game_ply_ = 0;

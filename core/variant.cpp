@@ -54,6 +54,7 @@ void Variant::build_zobrist() {
   fill(castling_keys_, 32);
   fill(en_passant_keys_, kMaxCells);
   fill(hand_keys_, static_cast<size_t>(kMaxArmies) * kMaxPieceTypes * kMaxHandCount);
+  fill(path_keys_, kMaxCells);
   // An empty hand contributes nothing, so positions without drops hash as if hands did not exist.
   for (int a = 0; a < kMaxArmies; ++a)
     for (int t = 0; t < kMaxPieceTypes; ++t)

@@ -59,6 +59,11 @@ struct CastlingRule {
   Cell king_from = 0, king_to = 0, rook_from = 0, rook_to = 0;
   std::vector<Cell> must_be_empty;
   std::vector<Cell> must_not_be_attacked;
+  // Great Stour (A13): "an enemy piece immediately moving to any part of the restricted piece's
+  // extended move captures that piece" - the king's start and crossed cells, on the very next
+  // move only.
+  bool capture_on_path = false;
+  std::vector<Cell> royal_path;  // king_from and the cells it crossed
 };
 
 // What happens to the seat to move when it has no legal move.
@@ -122,6 +127,7 @@ class Variant {
   uint64_t seat_key(int seat) const { return seat_keys_[seat]; }
   uint64_t castling_key(int rule) const { return castling_keys_[rule]; }
   uint64_t en_passant_key(Cell c) const { return en_passant_keys_[c]; }
+  uint64_t path_key(Cell c) const { return path_keys_[c]; }
   uint64_t hand_key(int army, int type, int count) const {
     return hand_keys_[(army * kMaxPieceTypes + type) * kMaxHandCount +
                       std::min(count, kMaxHandCount - 1)];
@@ -148,7 +154,8 @@ class Variant {
  private:
   void build_zobrist();
   std::array<int, kMaxArmies> army_orientation_{};
-  std::vector<uint64_t> piece_keys_, seat_keys_, castling_keys_, en_passant_keys_, hand_keys_;
+  std::vector<uint64_t> piece_keys_, seat_keys_, castling_keys_, en_passant_keys_, hand_keys_,
+      path_keys_;
   std::array<uint32_t, kMaxCells> castling_mask_{};
   std::array<std::array<int, kMaxPieceTypes>, kMaxArmies> start_counts_{};
 };

@@ -212,7 +212,8 @@ void Loader::read_castling(const toml::table& root, Variant& v) const {
     const toml::table* t = el.as_table();
     if (!t) fail(el.source(), "castling", "each castling rule must be a table");
     check_keys(*t, "castling",
-               {"army", "fen", "king", "rook", "must_be_empty", "must_not_be_attacked"});
+               {"army", "fen", "king", "rook", "must_be_empty", "must_not_be_attacked",
+                "capture_on_path"});
     CastlingRule rule;
     std::string army = require<std::string>(*t, "army", "castling");
     auto it = std::find(v.armies.begin(), v.armies.end(), army);
@@ -264,6 +265,17 @@ void Loader::read_castling(const toml::table& root, Variant& v) const {
     } else {
       span(rule.king_from, rule.king_to, true,
            [&](Cell c) { rule.must_not_be_attacked.push_back(c); });
+    }
+    rule.capture_on_path = get<bool>(*t, "capture_on_path", "castling").value_or(false);
+    if (rule.capture_on_path) {
+      int df = g.file_of(rule.king_to) - g.file_of(rule.king_from);
+      int dr = g.rank_of(rule.king_to) - g.rank_of(rule.king_from);
+      if (df != 0 && dr != 0 && std::abs(df) != std::abs(dr))
+        fail(t->source(), "castling.capture_on_path", "the king's move is not a straight line");
+      int sf = (df > 0) - (df < 0), sr = (dr > 0) - (dr < 0);
+      for (int f = g.file_of(rule.king_from), r = g.rank_of(rule.king_from);
+           g.cell(f, r) != rule.king_to; f += sf, r += sr)
+        rule.royal_path.push_back(g.cell(f, r));
     }
     v.castling.push_back(rule);
   }

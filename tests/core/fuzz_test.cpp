@@ -64,10 +64,11 @@ class GameFuzzer {
       if (moves.empty()) {
         EXPECT_TRUE(outcome.over()) << where() << "no legal moves but the game is not over";
         // A capture-to-win loss (Wey, CoBlaChe) is decided first, even with no moves left.
-        if (outcome.termination != Termination::kCaptureSet)
+        if (outcome.termination != Termination::kCaptureSet) {
           EXPECT_EQ(outcome.termination,
                     pos.in_check() ? Termination::kCheckmate : Termination::kStalemate)
               << where() << "no legal moves: termination " << termination_name(outcome.termination);
+        }
       }
       if (::testing::Test::HasFailure()) return false;
       if (outcome.over()) break;
