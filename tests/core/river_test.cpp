@@ -280,7 +280,10 @@ TEST(RiverDean, DiagonalTwoOrMoreOrthogonalExactlyTwoNeverThroughPieces) {
 // a1-c2, a1-a2, f1-d2, f1-f2, Bishops a2, c2, d2, f2, Queen c2, d2, King c2, d2); Cam 17 (6 Pawns,
 // Marshals a1-b3, f1-e3, f1-g3, Frogs b1-b4, e1-e4, Bishops j3-i4/h5/g6 and j4-i5/h6/i3);
 // CoBlaChe 20 (8 Pawns, Marshals ck-dm and fk-em only - ck-bm leaves the solid block, Frogs
-// cs-dr/cv/cp and fs-er/fv/fp, Bishops ds-cr/er and es-dr/fr, the last four captures). Deeper
+// cs-dr/cv/cp and fs-er/fv/fp, Bishops ds-cr/er and es-dr/fr, the last four captures); Great
+// Stour 27 (12 Pawn steps, toward the River on both sides; Marshals a1-b3, b1-a3/c3; Boars c1-a3/e3
+// and d1-b3/f3 by their forward 2-leaps; Bishop h1xi2; Prince i8xh8, i8xh7; Marshals j8xh7,
+// j8-i6/k6 and k8-j6/l6). Deeper
 // values are this engine's, kept to catch changes; the fuzz and mirror tests check their sanity.
 struct RiverPerft {
   const char* variant;
