@@ -283,7 +283,15 @@ TEST(RiverDean, DiagonalTwoOrMoreOrthogonalExactlyTwoNeverThroughPieces) {
 // cs-dr/cv/cp and fs-er/fv/fp, Bishops ds-cr/er and es-dr/fr, the last four captures); Great
 // Stour 27 (12 Pawn steps, toward the River on both sides; Marshals a1-b3, b1-a3/c3; Boars c1-a3/e3
 // and d1-b3/f3 by their forward 2-leaps; Bishop h1xi2; Prince i8xh8, i8xh7; Marshals j8xh7,
-// j8-i6/k6 and k8-j6/l6). Deeper
+// j8-i6/k6 and k8-j6/l6); Great Stour with Deans 39 (12 Pawns - i7xh6 barred, both Pawns move
+// south; Marshals a1-b3, b1-a3/c3; Boars c1-a3, d1-b3; Bishops e1-f2, h1-g2/xi2; Primate f2, g2;
+// Queen f2, g2; Deans e2-c4/b5/a6/g2 and h2-j4/k5/l6/f2; Prince i8xh8/xh7; Marshals j8xh7/i6/k6,
+// k8-j6/l6); Cam with Deans 17 (as Cam but e2 is pinned to the King by the Dean i6 along
+// i6-d1, the j3 Bishop is shut in, j4xi5, Deans i3-g5/f6/xe7/g3 and i4-g6/g4); CoBlaChe with
+// Deans 14 (8 Pawns, Marshals 2, Bishops ds-xcr/xer and es-xdr/xfr; the Deans are shut in);
+// Wey 27 (8 Pawns, Marshals a1-b3 and d1-c3/e3/xf2/xe1, Roses e8-xc7/d6/f6/b5/e4/g3/c3/a4/h5
+// and h8-g6/e5/c6/xb8/h4 along their curved paths). Wey with Deans and the deeper levels are
+// this engine's values. Deeper
 // values are this engine's, kept to catch changes; the fuzz and mirror tests check their sanity.
 struct RiverPerft {
   const char* variant;
