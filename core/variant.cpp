@@ -86,6 +86,9 @@ void Variant::finalize() {
     castling_mask_[castling[i].king_from] |= 1u << i;
     castling_mask_[castling[i].rook_from] |= 1u << i;
   }
+  has_section_exclusion_ = false;
+  for (const PieceType& p : pieces)
+    has_section_exclusion_ = has_section_exclusion_ || p.section_exclusion;
   build_zobrist();
   tables.build(*this);
 }

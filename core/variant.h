@@ -134,11 +134,8 @@ class Variant {
   }
   static constexpr int kMaxHandCount = 64;
 
-  bool has_section_exclusion() const {
-    for (const PieceType& p : pieces)
-      if (p.section_exclusion) return true;
-    return false;
-  }
+  // Some piece type has section_exclusion (computed by finalize()).
+  bool has_section_exclusion() const { return has_section_exclusion_; }
   // Pieces of each (army, type) in the start position (for capture-to-win).
   int start_count(int army, int type) const { return start_counts_[army][type]; }
   void set_start_count(int army, int type, int n) { start_counts_[army][type] = n; }
@@ -158,6 +155,7 @@ class Variant {
       path_keys_;
   std::array<uint32_t, kMaxCells> castling_mask_{};
   std::array<std::array<int, kMaxPieceTypes>, kMaxArmies> start_counts_{};
+  bool has_section_exclusion_ = false;
 };
 
 using VariantPtr = std::shared_ptr<const Variant>;
