@@ -11,28 +11,34 @@
 namespace fairyzero {
 namespace {
 
+bool forces_mate(Position& pos, int moves);
+
+// Does playing `m` force checkmate within `moves` moves of the side playing it?
+bool move_forces_mate(Position& pos, Move m, int moves) {
+  pos.play(m);
+  LegalMoves replies(pos);
+  bool mates = replies.empty() && pos.in_check();
+  if (!mates && !replies.empty() && moves > 1) {
+    mates = true;
+    for (Move r : replies) {
+      pos.play(r);
+      bool forced = forces_mate(pos, moves - 1);
+      pos.undo();
+      if (!forced) {
+        mates = false;
+        break;
+      }
+    }
+  }
+  pos.undo();
+  return mates;
+}
+
 // Can the side to move force checkmate within `moves` of its own moves?
 bool forces_mate(Position& pos, int moves) {
   if (moves == 0) return false;
-  for (Move m : LegalMoves(pos)) {
-    pos.play(m);
-    LegalMoves replies(pos);
-    bool mates = replies.empty() && pos.in_check();
-    if (!mates && !replies.empty() && moves > 1) {
-      mates = true;
-      for (Move r : replies) {
-        pos.play(r);
-        bool forced = forces_mate(pos, moves - 1);
-        pos.undo();
-        if (!forced) {
-          mates = false;
-          break;
-        }
-      }
-    }
-    pos.undo();
-    if (mates) return true;
-  }
+  for (Move m : LegalMoves(pos))
+    if (move_forces_mate(pos, m, moves)) return true;
   return false;
 }
 
@@ -40,21 +46,8 @@ bool forces_mate(Position& pos, int moves) {
 std::set<std::string> mating_moves(Position pos, int moves) {
   std::set<std::string> out;
   EXPECT_FALSE(moves > 1 && forces_mate(pos, moves - 1)) << pos.fen() << " mates sooner";
-  for (Move m : LegalMoves(pos)) {
-    pos.play(m);
-    LegalMoves replies(pos);
-    bool mates = replies.empty() && pos.in_check();
-    if (!mates && !replies.empty() && moves > 1) {
-      mates = true;
-      for (Move r : replies) {
-        pos.play(r);
-        mates = mates && forces_mate(pos, moves - 1);
-        pos.undo();
-      }
-    }
-    pos.undo();
-    if (mates) out.insert(pos.move_text(m));
-  }
+  for (Move m : LegalMoves(pos))
+    if (move_forces_mate(pos, m, moves)) out.insert(pos.move_text(m));
   return out;
 }
 
