@@ -159,7 +159,21 @@ Position Position::from_fen(VariantPtr variant, std::string_view fen) {
   int fullmove = 1;
   if (fields.size() > 4) pos.halfmove_clock_ = clock(fields[4], "move-count clock");
   if (fields.size() > 5) fullmove = std::max(1, clock(fields[5], "move number"));
-  if (fields.size() > 6) fail(fen, "it has more than six fields");
+  // Field 7, four-player games only: seats out and Rose locks (team_play.cpp).
+  const bool team_game = v.seat_count() > v.army_count();
+  if (fields.size() > 7 || (fields.size() > 6 && !team_game))
+    fail(fen, std::string("it has more than ") + (team_game ? "seven" : "six") + " fields");
+  if (fields.size() > 6) pos.read_team_state_field(fen, fields[6]);
+  if (team_game) {
+    // The seat that moved last: the one still playing that comes before the side to move.
+    const int n = static_cast<int>(v.turn_order.size());
+    int at = 0;
+    while (v.turn_order[at] != pos.seat_) ++at;
+    for (int k = 1; k < n && pos.last_mover_ < 0; ++k) {
+      int s = v.turn_order[(at - k + n) % n];
+      if (pos.seat_in_game_[s]) pos.last_mover_ = s;
+    }
+  }
   int turn_index = 0;
   while (v.turn_order[turn_index] != pos.seat_) ++turn_index;
   pos.game_ply_ = (fullmove - 1) * static_cast<int>(v.turn_order.size()) + turn_index;
@@ -202,6 +216,10 @@ std::string Position::fen() const {
   out += " " + (ep_field == kNoCell ? std::string("-") : g.cell_name(ep_field));
   int turns = static_cast<int>(v.turn_order.size());
   out += " " + std::to_string(halfmove_clock_) + " " + std::to_string(game_ply_ / turns + 1);
+  if (v.seat_count() > v.army_count()) {
+    std::string team = team_state_field();
+    if (team != "-") out += " " + team;
+  }
   return out;
 }
 

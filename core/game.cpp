@@ -15,6 +15,9 @@ const char* termination_name(Termination t) {
     case Termination::kMoveRule: return "move-count rule";
     case Termination::kMaxPlies: return "maximum game length";
     case Termination::kCaptureSet: return "capture of the set";
+    case Termination::kDropOut: return "drop-out of an army";
+    case Termination::kCoronation: return "double Coronation";
+    case Termination::kRoyalCapture: return "capture of a King";
   }
   return "?";
 }
@@ -38,8 +41,34 @@ Outcome Position::outcome() const {
 }
 
 Outcome Position::outcome(const MoveList& legal) const {
+  Outcome o = team_outcome(legal);
+  if (o.over()) score_ranking(o);
+  return o;
+}
+
+Outcome Position::team_outcome(const MoveList& legal) const {
   const Variant& v = *variant_;
   Outcome o;
+  auto army_lost = [&](int army, Termination why) {
+    o.termination = why;
+    for (int s = 0; s < v.seat_count(); ++s)
+      o.score[s] = v.team_of_army[v.seats[s].army] == v.team_of_army[army] ? 0.0 : 1.0;
+    return o;
+  };
+  if (fallen_army_ >= 0) return army_lost(fallen_army_, Termination::kRoyalCapture);
+  // Irwell: "An army both of whose Princes undergo Coronation ... is also defeated".
+  if (v.coronation.piece >= 0)
+    for (int a = 0; a < v.army_count(); ++a)
+      if (type_count_[a][v.coronation.becomes] >= v.coronation.defeat_at)
+        return army_lost(a, Termination::kCoronation);
+  // "The game ends when both an army's players drop out."
+  if (v.rules.drop_out)
+    for (int a = 0; a < v.army_count(); ++a) {
+      bool out = true;
+      for (int s = 0; s < v.seat_count(); ++s)
+        out = out && (v.seats[s].army != a || !seat_in_game_[s]);
+      if (out) return army_lost(a, Termination::kDropOut);
+    }
   auto score_all = [&](double value_for_mover) {
     int mover_team = v.team_of_army[army_to_move()];
     for (int s = 0; s < v.seat_count(); ++s)
@@ -89,6 +118,7 @@ std::string Position::move_text(Move m) const {
   const Geometry& g = v.geometry;
   if (m.kind() == MoveKind::kDrop)
     return std::string(1, v.pieces[m.piece_type()].letter) + "@" + g.cell_name(m.to());
+  if (m.kind() == MoveKind::kDropOut) return "out";
   std::string text = g.cell_name(m.from()) + g.cell_name(m.to());
   if (m.is_promotion())
     text += static_cast<char>(
@@ -104,6 +134,9 @@ Move Position::parse_move(std::string_view text) const {
   for (Move m : legal)
     if (move_text(m) == text) return m;
   std::string quoted = "'" + std::string(text) + "'";
+  if (text == "out")
+    throw MoveError("move 'out' is not legal: " + v.seats[seat_].name +
+                    " drops out only when it has no other legal move");
   // Not legal: say why, as precisely as the text allows.
   std::string_view rest = text;
   if (text.size() > 2 && text[1] == '@') {
@@ -131,7 +164,8 @@ Move Position::parse_move(std::string_view text) const {
   for (Move m : legal) same_cells = same_cells || (m.from() == *from && m.to() == *to);
   if (same_cells) throw MoveError("move " + quoted + " needs a valid promotion letter (or none)");
   MoveList pseudo;
-  generate_pseudo(army_to_move(), seat_, pseudo);
+  generate_pseudo(army_to_move(), seat_, seat_restricted(seat_) ? &v.seats[seat_].side : nullptr,
+                  pseudo);
   for (Move m : pseudo)
     if (m.from() == *from && m.to() == *to)
       throw MoveError("move " + quoted + " is not legal: it would leave " + v.seats[seat_].name +
@@ -151,11 +185,29 @@ std::string Position::diagram() const {
       Cell c = g.cell(file, rank);
       out << ' ' << (!g.exists(c) ? ' ' : board_[c] == kEmpty ? '.' : v.letter_of(board_[c]));
     }
+    // Four-player games: whose side the rank is, so the reader sees which seat moves each man.
+    if (v.has_sides()) {
+      std::string owners;
+      for (int s = 0; s < v.seat_count(); ++s) {
+        bool on_side = false;
+        for (int file = 0; file < g.files(); ++file)
+          on_side = on_side || v.seats[s].side.contains(g.cell(file, rank));
+        if (on_side) owners += (owners.empty() ? "   side of " : ", ") + v.seats[s].name;
+      }
+      out << owners;
+    }
     out << '\n';
   }
   out << "    ";
   for (int file = 0; file < g.files(); ++file) out << ' ' << g.file_names()[file];
-  out << "\n" << v.seats[seat_].name << " to move\n";
+  out << "\n" << v.seats[seat_].name << " to move";
+  for (int s = 0; s < v.seat_count(); ++s)
+    if (!seat_in_game_[s]) out << "; " << v.seats[s].name << " is out";
+  for (int a = 0; a < v.army_count(); ++a)
+    if (lock_cell_[a] != kNoCell)
+      out << "; " << v.armies[a] << "'s " << v.pieces[type_of(board_[lock_cell_[a]])].name << " on "
+          << g.cell_name(lock_cell_[a]) << " is locked";
+  out << "\n";
   return out.str();
 }
 

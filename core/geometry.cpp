@@ -76,4 +76,15 @@ const CellSet* Geometry::zone(const std::string& name) const {
   return it == zones_.end() ? nullptr : &it->second;
 }
 
+bool Geometry::gated_line_allows(const std::vector<Cell>& cells) const {
+  if (!has_gated_line_) return true;
+  bool first = false, second = false, first_gate = false, second_gate = false;
+  for (Cell c : cells) {
+    bool gate = gated_line_.gates.contains(c);
+    if (gated_line_.first.contains(c)) first = true, first_gate = first_gate || gate;
+    if (gated_line_.second.contains(c)) second = true, second_gate = second_gate || gate;
+  }
+  return !(first && second) || (first_gate && second_gate);
+}
+
 }  // namespace fairyzero

@@ -88,6 +88,19 @@ class Geometry {
   bool corner_rule() const { return corner_rule_; }
   void set_corner_rule(bool on) { corner_rule_ = on; }
 
+  // Avon's d/e rule (A14): a move whose cells (start, cells passed, end) touch both regions must
+  // include a gate cell of each region. Leaps count their start and end only.
+  struct GatedLine {
+    CellSet first, second, gates;
+  };
+  bool has_gated_line() const { return has_gated_line_; }
+  void set_gated_line(const GatedLine& line) {
+    gated_line_ = line;
+    has_gated_line_ = true;
+  }
+  // Does a move over `cells` (start first) keep the gated-line rule?
+  bool gated_line_allows(const std::vector<Cell>& cells) const;
+
  private:
   int files_ = 0;
   int ranks_ = 0;
@@ -100,6 +113,8 @@ class Geometry {
   std::vector<int> forward_;  // per cell: a Direction, or -1; empty when no cell fixes it
   bool solid_block_ = false;
   bool corner_rule_ = false;
+  GatedLine gated_line_;
+  bool has_gated_line_ = false;
 };
 
 }  // namespace fairyzero

@@ -20,7 +20,10 @@ enum class MoveKind : uint8_t {
   kDoubleStep = 1,
   kEnPassant = 2,
   kCastling = 3,
-  kDrop = 4
+  kDrop = 4,
+  // A seat with no legal move leaves the game (Gilman's four-player river games); the only move
+  // such a seat has. Written "out".
+  kDropOut = 5
 };
 
 class Move {
@@ -44,11 +47,13 @@ class Move {
                 static_cast<uint32_t>(MoveKind::kDrop) << 21);
   }
 
+  static constexpr Move drop_out() { return Move(static_cast<uint32_t>(MoveKind::kDropOut) << 21); }
+
   constexpr Cell from() const { return bits_ & 0xff; }
   constexpr Cell to() const { return (bits_ >> 8) & 0xff; }
   constexpr MoveKind kind() const { return static_cast<MoveKind>((bits_ >> 21) & 7); }
   constexpr bool is_promotion() const {
-    return kind() != MoveKind::kDrop && ((bits_ >> 16) & 31) != 0;
+    return kind() != MoveKind::kDrop && kind() != MoveKind::kDropOut && ((bits_ >> 16) & 31) != 0;
   }
   // Promotion choice or dropped piece type; -1 when the move has neither.
   constexpr int piece_type() const { return static_cast<int>((bits_ >> 16) & 31) - 1; }

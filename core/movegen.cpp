@@ -4,15 +4,18 @@
 // castling, several royals).
 #include <cstring>
 
+#include "core/coronation.h"
 #include "core/position.h"
 
 namespace fairyzero {
 namespace {
 
-// Does army `by` attack cell c on `board`? Walks the reverse attack paths of the cell.
-bool attacked_on(const Variant& v, const PieceCode* board, Cell c, int by, uint32_t present) {
-  int o = v.attack_orientation(by);
+// Does army `by` attack cell c on `board`, its men facing the way of seat orientation o? With
+// `side`, only attacks that start or end there count (a restricted seat's moves).
+bool attacked_from(const Variant& v, const PieceCode* board, Cell c, int by, int o,
+                   uint32_t present, const CellSet* side) {
   const AttackNode* nodes = v.tables.attack_nodes();
+  const bool target_on_side = side && side->contains(c);
   for (const AttackPath* p = v.tables.attack_paths_begin(o, c);
        p != v.tables.attack_paths_end(o, c); ++p) {
     if (!(p->types & present)) continue;
@@ -20,7 +23,9 @@ bool attacked_on(const Variant& v, const PieceCode* board, Cell c, int by, uint3
     for (const AttackNode* end = n + p->length; n != end; ++n) {
       PieceCode q = board[n->cell];
       if (q == kEmpty) continue;
-      if (army_of(q) == by && (n->types >> type_of(q) & 1)) return true;
+      if (army_of(q) == by && (n->types >> type_of(q) & 1) &&
+          (!side || target_on_side || side->contains(n->cell)))
+        return true;
       break;
     }
   }
@@ -28,6 +33,20 @@ bool attacked_on(const Variant& v, const PieceCode* board, Cell c, int by, uint3
 }
 
 }  // namespace
+
+// A22: attacks follow moves. In four-player games an army attacks through each seat still
+// playing, with that seat's forward and, while its partner plays, from or onto its side only.
+bool Position::attacked_on(const PieceCode* board, Cell c, int by, uint32_t present) const {
+  const Variant& v = *variant_;
+  if (!v.has_sides())
+    return attacked_from(v, board, c, by, v.attack_orientation(by), present, nullptr);
+  for (int s = 0; s < v.seat_count(); ++s) {
+    if (v.seats[s].army != by || !seat_in_game_[s]) continue;
+    const CellSet* side = seat_restricted(s) ? &v.seats[s].side : nullptr;
+    if (attacked_from(v, board, c, by, s, present, side)) return true;
+  }
+  return false;
+}
 
 struct Position::CheckInfo {
   enum Mode { kNoCheckRule, kFast, kSlow } mode = kNoCheckRule;
@@ -39,7 +58,7 @@ struct Position::CheckInfo {
 };
 
 bool Position::is_attacked(Cell c, int by_army) const {
-  return attacked_on(*variant_, board_.data(), c, by_army, present_types_[by_army]);
+  return attacked_on(board_.data(), c, by_army, present_types_[by_army]);
 }
 
 bool Position::any_royal_attacked(int army) const {
@@ -69,7 +88,7 @@ void Position::compute_check_info(int army, CheckInfo& info) const {
     }
   }
   if (royals == 0) return;
-  if (royals > 1) {
+  if (royals > 1 || v.has_sides()) {
     info.mode = CheckInfo::kSlow;
     return;
   }
@@ -132,23 +151,31 @@ bool Position::royal_safe_after(Move m, int army) const {
     }
     case MoveKind::kEnPassant: board[ep_victim_] = kEmpty; [[fallthrough]];
     default:
-      board[m.to()] = board[m.from()];
+      board[m.to()] = m.is_promotion() ? make_piece(army, m.piece_type()) : board[m.from()];
       board[m.from()] = kEmpty;
       break;
   }
+  // Irwell: crowning one's own Prince next to an enemy Steward or before an enemy Bishop "would
+  // be moving into Check".
+  uint32_t everything = ~0u;
+  const bool crowns = v.coronation.piece >= 0;
+  if (crowns)
+    coronation_cells(v, board).for_each(
+        [&](Cell c) { board[c] = make_piece(army_of(board[c]), v.coronation.becomes); });
   int cells = v.geometry.cell_count();
   for (Cell c = 0; c < cells; ++c) {
     PieceCode p = board[c];
     if (p == kEmpty || army_of(p) != army || !v.pieces[type_of(p)].royal) continue;
     for (int e = 0; e < v.army_count(); ++e)
       if (v.team_of_army[e] != v.team_of_army[army] &&
-          attacked_on(v, board, c, e, present_types_[e]))
+          attacked_on(board, c, e, crowns ? everything : present_types_[e]))
         return false;
   }
   return true;
 }
 
-void Position::generate_pseudo(int army, int orientation, MoveList& out) const {
+void Position::generate_pseudo(int army, int orientation, const CellSet* side,
+                               MoveList& out) const {
   const Variant& v = *variant_;
   const MovementTables& tables = v.tables;
   const LeapTarget* leaps = tables.leaps();
@@ -159,6 +186,9 @@ void Position::generate_pseudo(int army, int orientation, MoveList& out) const {
   const Geometry& g = v.geometry;
   for (int i = 0; i < piece_count_[army]; ++i) {
     Cell from = piece_cells_[army][i];
+    if (from == lock_cell_[army]) continue;  // a Rose waiting out its lock (A4)
+    // A5: a restricted seat moves men whose move starts or ends on its side.
+    const bool any_destination = !side || side->contains(from);
     int type = type_of(board_[from]);
     const PieceType& pt = v.pieces[type];
     const bool promotes = !pt.promotion_choices.empty();
@@ -167,31 +197,39 @@ void Position::generate_pseudo(int army, int orientation, MoveList& out) const {
     const MoveSpan& span = tables.moves(orientation, type, from);
     CellSet emitted;  // used only when two paths share a destination
     auto emit = [&](Cell to, MoveKind kind) {
+      if (!any_destination && !side->contains(to)) return;
       if (span.overlapping) {
         if (emitted.contains(to)) return;
         emitted.insert(to);
       }
       bool promote =
           promotion_zone ? promotion_zone->contains(to) : promotes && g.crosses_river(from, to);
+      bool promoted = false;
       if (promote) {
-        for (int choice : pt.promotion_choices) out.push(Move::promotion(from, to, choice));
-      } else {
-        out.push(Move::normal(from, to, kind));
+        for (int choice : pt.promotion_choices) {
+          // Aire: "a team can have only one Rose at any time".
+          int limit = v.pieces[choice].max_per_army;
+          if (limit > 0 && type_count_[army][choice] >= limit) continue;
+          out.push(Move::promotion(from, to, choice));
+          promoted = true;
+        }
       }
+      if (!promoted || pt.promotion_optional) out.push(Move::normal(from, to, kind));
     };
     // Gilman's Pawns may not take an enemy Pawn moving the same way (REFERENCE.md A8), as the
     // two stand; Great Stour allows it by a move that crosses the River.
     auto may_capture = [&](Cell to, PieceCode q) {
       if (pt.same_direction_capture || type_of(q) != type) return true;
       if (pt.capture_when_crossing && g.crosses_river(from, to)) return true;
-      return v.forward_at(from, orientation) != v.forward_at(to, v.attack_orientation(army_of(q)));
+      return v.forward_at(from, orientation) != v.forward_at(to, v.orientation_at(army_of(q), to));
     };
     for (const LeapTarget *l = leaps + span.leap_begin, *end = l + span.leap_count; l != end; ++l) {
       PieceCode q = board_[l->cell];
       if (q == kEmpty) {
         if (l->mode & kMoveOnly)
           emit(l->cell, MoveKind::kNormal);
-        else if (l->cell == ep_cell_ && pt.en_passant && enemy(board_[ep_victim_]))
+        else if (l->cell == ep_cell_ && pt.en_passant && enemy(board_[ep_victim_]) &&
+                 (any_destination || side->contains(l->cell)))
           out.push(Move::normal(from, l->cell, MoveKind::kEnPassant));
       } else if ((l->mode & kCaptureOnly) && enemy(q) && may_capture(l->cell, q)) {
         emit(l->cell, MoveKind::kNormal);
@@ -244,15 +282,28 @@ void Position::generate_drops(int army, MoveList& out) const {
 
 void Position::legal_moves(MoveList& out) const {
   out.clear();
+  const Variant& v = *variant_;
   int army = army_to_move();
-  generate_pseudo(army, seat_, out);
-  if (!variant_->castling.empty()) generate_castling(army, out);
+  generate_pseudo(army, seat_, seat_restricted(seat_) ? &v.seats[seat_].side : nullptr, out);
+  if (!v.castling.empty()) generate_castling(army, out);
   generate_drops(army, out);
-  if (variant_->rules.royal_presence) keep_royal_presence(army, out);
-  if (variant_->has_section_exclusion()) keep_out_of_held_sections(army, out);
+  if (v.rules.royal_presence) keep_royal_presence(army, out);
+  if (v.has_section_exclusion()) keep_out_of_held_sections(army, out);
   CheckInfo info;
   compute_check_info(army, info);
-  if (info.mode == CheckInfo::kNoCheckRule) return;
+  // Irwell: a move may crown the mover's own Prince into check, so every move is tried.
+  if (v.coronation.piece >= 0 && v.rules.check) info.mode = CheckInfo::kSlow;
+  if (info.mode != CheckInfo::kNoCheckRule) keep_royals_safe(army, info, out);
+  // A seat with no legal move drops out, unless its army has a King to be mated or stalemated.
+  if (out.empty() && v.rules.drop_out) {
+    bool royal = false;
+    for (int t = 0; t < v.piece_count(); ++t)
+      royal = royal || (v.pieces[t].royal && type_count_[army][t] > 0);
+    if (!royal || !v.rules.check) out.push(Move::drop_out());
+  }
+}
+
+void Position::keep_royals_safe(int army, const CheckInfo& info, MoveList& out) const {
   int kept = 0;
   for (int i = 0; i < out.size(); ++i) {
     Move m = out[i];
@@ -296,13 +347,19 @@ void Position::keep_out_of_held_sections(int army, MoveList& moves) const {
 }
 
 // Great Stour: "a player must end their move with at least one Queen, Prince, or Primate of
-// theirs [each] side of the River". Counts per bank, adjusted for the pieces a move relocates.
+// theirs [each] side of the River"; the four-player games: "each player must end their move
+// with at least one Queen, Prince, or Princess of theirs their side of the River". Counts per
+// bank, adjusted for the pieces a move relocates.
 void Position::keep_royal_presence(int army, MoveList& moves) const {
   const Variant& v = *variant_;
   const Geometry& g = v.geometry;
   const uint32_t mask = v.rules.royal_presence;
-  const int banks = std::max(1, g.bank_count());
-  auto bank = [&](Cell c) { return std::max(0, g.bank_of(c)); };
+  // A7: in the four-player games only the mover's own side counts ("bank" 0 = on it).
+  const CellSet& side = v.seats[seat_].side;
+  const int banks = side.empty() ? std::max(1, g.bank_count()) : 1;
+  auto bank = [&](Cell c) {
+    return side.empty() ? std::max(0, g.bank_of(c)) : side.contains(c) ? 0 : 1;
+  };
   std::array<int, kMaxBanks> base{};
   for (int i = 0; i < piece_count_[army]; ++i) {
     Cell c = piece_cells_[army][i];

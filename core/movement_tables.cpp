@@ -102,6 +102,7 @@ void MovementTables::build(const Variant& v) {
           std::vector<Cell> path = landings(g, type, atom, c, v.forward_at(c, o));
           if (static_cast<int>(path.size()) < atom.min_steps) continue;
           bool single = atom.steps.size() == 1 && !atom.repeat;
+          if (single && !g.gated_line_allows({c, path[0]})) continue;
           if (single) {
             auto same = std::find_if(leaps.begin(), leaps.end(),
                                      [&](const LeapTarget& l) { return l.cell == path[0]; });
@@ -112,11 +113,26 @@ void MovementTables::build(const Variant& v) {
             continue;
           }
           Ray ray{};
-          ray.length = static_cast<uint8_t>(path.size());
-          ray.first_destination = static_cast<uint8_t>(atom.min_steps - 1);
           ray.mode = atom.mode;
           ray.double_step = atom.initial_only && type.en_passant && atom.mode == kMoveOnly;
-          rays.emplace_back(ray, std::move(path));
+          // One ray per run of destinations the gated-line rule allows (all of them without
+          // one); each walks from the start, so blocking stays exact.
+          std::vector<Cell> cells_so_far{c};
+          int run_start = -1;
+          for (int k = 0; k <= static_cast<int>(path.size()); ++k) {
+            bool allowed = false;
+            if (k < static_cast<int>(path.size())) {
+              cells_so_far.push_back(path[k]);
+              allowed = k >= atom.min_steps - 1 && g.gated_line_allows(cells_so_far);
+            }
+            if (allowed && run_start < 0) run_start = k;
+            if (!allowed && run_start >= 0) {
+              ray.length = static_cast<uint8_t>(k);
+              ray.first_destination = static_cast<uint8_t>(run_start);
+              rays.emplace_back(ray, std::vector<Cell>(path.begin(), path.begin() + k));
+              run_start = -1;
+            }
+          }
         }
         // A leap to a ray's first landing would repeat the ray's move (Q plus K): drop it.
         std::erase_if(leaps, [&](const LeapTarget& l) {

@@ -115,6 +115,19 @@ void Position::play(Move m) {
                static_cast<int8_t>(path_rule_),
                kEmpty,
                0};
+  r.last_mover = static_cast<int8_t>(last_mover_);
+  r.fallen_army = fallen_army_;
+  r.lock_cell = lock_cell_;
+  r.lock_pending = lock_pending_;
+  if (m.kind() == MoveKind::kDropOut) {
+    history_.push_back(r);
+    hash_ ^= v.seat_key(seat_) ^ lock_hash();
+    play_drop_out();  // not a move: "A move ending with ..." crowns, a drop-out does not
+    seat_ = next_seat(seat_);
+    hash_ ^= v.seat_key(seat_) ^ lock_hash();
+    ++game_ply_;
+    return;
+  }
   hash_ ^= v.seat_key(seat_);
   if (ep_cell_ != kNoCell) hash_ ^= v.en_passant_key(ep_cell_);
   Cell old_victim = ep_victim_;
@@ -149,6 +162,7 @@ void Position::play(Move m) {
       move_piece(from, to);
       reset_clock = true;
       break;
+    case MoveKind::kDropOut: break;  // handled above
     case MoveKind::kNormal:
     case MoveKind::kDoubleStep: {
       r.moved = board_[from];
@@ -199,10 +213,20 @@ void Position::play(Move m) {
   castling_rights_ &= ~cleared;
   halfmove_clock_ = reset_clock ? 0 : halfmove_clock_ + 1;
   if (m.kind() == MoveKind::kDoubleStep) set_en_passant(crossed_cell(from, to), to, army);
+  history_.push_back(r);
+  if (v.seat_count() > v.army_count()) {
+    hash_ ^= lock_hash();
+    update_locks(m, army, r.moved, r.captured, r.captured_cell);
+    hash_ ^= lock_hash();
+    last_mover_ = seat_;
+    // A King left in check by a skipped turn can be taken: its army is defeated.
+    if (r.captured != kEmpty && v.pieces[type_of(r.captured)].royal)
+      fallen_army_ = static_cast<int8_t>(army_of(r.captured));
+  }
+  if (v.coronation.piece >= 0) apply_coronations();
   seat_ = next_seat(seat_);
   hash_ ^= v.seat_key(seat_);
   ++game_ply_;
-  history_.push_back(r);
 }
 
 void Position::undo() {
@@ -211,6 +235,24 @@ void Position::undo() {
   history_.pop_back();
   const Variant& v = *variant_;
   Move m = r.move;
+  for (int k = 0; k < r.changes; ++k) {  // take-over and Coronation, newest first
+    auto [cell, former] = changes_.back();
+    changes_.pop_back();
+    remove_piece(cell);
+    put_piece(former, cell);
+  }
+  last_mover_ = r.last_mover;
+  fallen_army_ = r.fallen_army;
+  lock_cell_ = r.lock_cell;
+  lock_pending_ = r.lock_pending;
+  if (m.kind() == MoveKind::kDropOut) {
+    seat_in_game_[r.seat] = true;
+    dropout_order_[r.seat] = -1;
+    seat_ = r.seat;
+    hash_ = r.hash;
+    --game_ply_;
+    return;
+  }
   int army = army_of(r.moved);
   switch (m.kind()) {
     case MoveKind::kDrop: {
@@ -259,7 +301,9 @@ uint64_t Position::compute_hash() const {
     h ^= v.castling_key(std::countr_zero(bits));
   if (ep_cell_ != kNoCell) h ^= v.en_passant_key(ep_cell_);
   if (path_victim_ != kNoCell) h ^= v.path_key(path_victim_);
-  return h;
+  for (int s = 0; s < v.seat_count(); ++s)
+    if (!seat_in_game_[s]) h ^= v.out_key(s);
+  return h ^ lock_hash();
 }
 
 }  // namespace fairyzero

@@ -33,15 +33,26 @@ enum class Termination {
   kRepetition,
   kMoveRule,
   kMaxPlies,
-  kCaptureSet,  // a side lost the set of pieces the variant names (rules.capture_to_win)
+  kCaptureSet,    // a side lost the set of pieces the variant names (rules.capture_to_win)
+  kDropOut,       // every seat of an army dropped out (four-player river games)
+  kCoronation,    // an army had both its Princes crowned (Irwell)
+  kRoyalCapture,  // a King left in check while its army's turn was skipped was taken
 };
 const char* termination_name(Termination t);
 
-// Result of a finished game: a score per seat (1 win, 0.5 draw, 0 loss) and why it ended.
+// Result of a finished game and why it ended. `score` is the team result per seat (1 win, 0.5
+// draw, 0 loss). `individual` scores the sources' ranking of the seats (rank 1 scores 1, the
+// last 0, evenly between; tied seats share their places' average); `rank` is 1-based, tied
+// seats sharing the best place. In two-seat games both equal the team result.
 struct Outcome {
   Termination termination = Termination::kNone;
   std::array<double, kMaxSeats> score{};
+  std::array<double, kMaxSeats> individual{};
+  std::array<int, kMaxSeats> rank{};
   bool over() const { return termination != Termination::kNone; }
+  const std::array<double, kMaxSeats>& scored(Scoring s) const {
+    return s == Scoring::kTeam ? score : individual;
+  }
 };
 
 class Position {
@@ -68,6 +79,19 @@ class Position {
   int halfmove_clock() const { return halfmove_clock_; }
   int game_ply() const { return game_ply_; }  // plies since the variant's start (from FEN clocks)
   int plies_played() const { return static_cast<int>(history_.size()); }
+
+  // Four-player river games. A seat that dropped out has no more turns; dropout_order says
+  // when (0 for the first seat out), -1 while it plays.
+  bool seat_in_game(int seat) const { return seat_in_game_[seat]; }
+  int dropout_order(int seat) const { return dropout_order_[seat]; }
+  // The seat that made the last move other than a drop-out (-1 when unknown).
+  int last_mover() const { return last_mover_; }
+  // Is the seat confined to its side of the board (it has one and its partner still plays)?
+  bool seat_restricted(int seat) const;
+  // The Rose lock (A4): the army's locked man, or kNoCell, and the seats (bit mask) that must
+  // still move another piece before it is free.
+  Cell locked_cell(int army) const { return lock_cell_[army]; }
+  uint32_t lock_pending(int army) const { return lock_pending_[army]; }
 
   // Legal moves of the seat to move, in generation order.
   void legal_moves(MoveList& out) const;
@@ -112,6 +136,13 @@ class Position {
     int8_t path_rule;
     PieceCode path_captured;  // the royal this move took that way, or kEmpty
     uint8_t path_captured_cell;
+    // Four-player state before the move; `changes` men were transformed after it (take-over,
+    // Coronation), their former selves pushed on changes_.
+    int8_t last_mover = -1;
+    int8_t fallen_army = -1;
+    uint8_t changes = 0;
+    std::array<int16_t, kMaxArmies> lock_cell{};
+    std::array<uint8_t, kMaxArmies> lock_pending{};
   };
   struct CheckInfo;  // checkers, block cells and pinned pieces of the seat to move
 
@@ -119,10 +150,14 @@ class Position {
   void put_piece(PieceCode p, Cell c);
   void remove_piece(Cell c);
   void move_piece(Cell from, Cell to);
-  void generate_pseudo(int army, int orientation, MoveList& out) const;
+  // `side`: only moves starting or ending there (a restricted seat), or nullptr.
+  void generate_pseudo(int army, int orientation, const CellSet* side, MoveList& out) const;
+  // Does army `by` attack c on `board`? In four-player games through the seats still playing.
+  bool attacked_on(const PieceCode* board, Cell c, int by, uint32_t present) const;
   void generate_castling(int army, MoveList& out) const;
   void generate_drops(int army, MoveList& out) const;
   void compute_check_info(int army, CheckInfo& info) const;
+  void keep_royals_safe(int army, const CheckInfo& info, MoveList& out) const;
   bool royal_safe_after(Move m, int army) const;
   void keep_royal_presence(int army, MoveList& moves) const;
   void keep_out_of_held_sections(int army, MoveList& moves) const;
@@ -135,6 +170,17 @@ class Position {
   // The FEN's en-passant field naming a castled royal still open to capture on its path.
   bool set_path_victim_from_fen(Cell c);
   bool is_repetition() const;
+  // Four-player mechanisms (team_play.cpp).
+  void play_drop_out();
+  void transform(Cell c, int type);  // records the former man for undo
+  void take_over(int army);
+  void apply_coronations();
+  void update_locks(Move m, int army, PieceCode moved, PieceCode captured, Cell captured_cell);
+  uint64_t lock_hash() const;
+  void score_ranking(Outcome& o) const;
+  Outcome team_outcome(const MoveList& legal) const;
+  std::string team_state_field() const;
+  void read_team_state_field(std::string_view fen, const std::string& field);
 
   VariantPtr variant_;
   std::array<PieceCode, kMaxCells> board_{};
@@ -147,6 +193,12 @@ class Position {
   std::array<std::array<int, kMaxPieceTypes>, kMaxArmies> hands_{};
   int seat_ = 0;
   std::array<bool, kMaxSeats> seat_in_game_{};
+  std::array<int8_t, kMaxSeats> dropout_order_{-1, -1, -1, -1};
+  int last_mover_ = -1;
+  int8_t fallen_army_ = -1;  // an army whose King was taken (four-player games)
+  std::array<int16_t, kMaxArmies> lock_cell_{kNoCell, kNoCell, kNoCell, kNoCell};
+  std::array<uint8_t, kMaxArmies> lock_pending_{};
+  std::vector<std::pair<uint8_t, PieceCode>> changes_;  // (cell, former man), for undo
   Cell ep_cell_ = kNoCell;
   Cell ep_victim_ = kNoCell;
   // After a castling with capture_on_path: the royal's cell and the rule, for one move.

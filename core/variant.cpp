@@ -55,10 +55,35 @@ void Variant::build_zobrist() {
   fill(en_passant_keys_, kMaxCells);
   fill(hand_keys_, static_cast<size_t>(kMaxArmies) * kMaxPieceTypes * kMaxHandCount);
   fill(path_keys_, kMaxCells);
+  fill(out_keys_, kMaxSeats);
+  fill(lock_keys_, static_cast<size_t>(kMaxArmies) * kMaxCells);
+  fill(lock_pending_keys_, static_cast<size_t>(kMaxArmies) * 16);
   // An empty hand contributes nothing, so positions without drops hash as if hands did not exist.
   for (int a = 0; a < kMaxArmies; ++a)
     for (int t = 0; t < kMaxPieceTypes; ++t)
       hand_keys_[(a * kMaxPieceTypes + t) * kMaxHandCount] = 0;
+}
+
+// Sides, partners and the seat that faces a man's way on each cell (four-player river games).
+template <typename Fail>
+void Variant::build_seat_maps(Fail&& fail) {
+  has_sides_ = false;
+  for (int s = 0; s < seat_count(); ++s) {
+    partner_[s] = -1;
+    for (int t = 0; t < seat_count(); ++t)
+      if (t != s && seats[t].army == seats[s].army) {
+        if (partner_[s] >= 0) fail("army '" + armies[seats[s].army] + "' has more than two seats");
+        partner_[s] = t;
+      }
+    if (!seats[s].side.empty()) has_sides_ = true;
+  }
+  for (int a = 0; a < army_count(); ++a)
+    for (Cell c = 0; c < kMaxCells; ++c) {
+      int o = army_orientation_[a];
+      for (int s = seat_count() - 1; s >= 0; --s)
+        if (seats[s].army == a && seats[s].side.contains(c)) o = s;
+      orientation_at_[a][c] = static_cast<uint8_t>(o);
+    }
 }
 
 void Variant::finalize() {
@@ -81,6 +106,7 @@ void Variant::finalize() {
       if (seats[s].army == a) army_orientation_[a] = s;
     if (army_orientation_[a] < 0) fail("army '" + armies[a] + "' has no seat to move it");
   }
+  build_seat_maps(fail);
   castling_mask_.fill(0);
   for (size_t i = 0; i < castling.size(); ++i) {
     castling_mask_[castling[i].king_from] |= 1u << i;

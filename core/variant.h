@@ -30,7 +30,8 @@ struct PieceType {
   bool royal = false;              // may not be left attacked when rules.check is on
   bool en_passant = false;         // its initial multi-steps can be taken en passant; it takes so
   bool resets_move_count = false;  // its moves reset the move-count (fifty-move) clock
-  std::vector<int> promotion_choices;                // piece types, in the file's order
+  std::vector<int> promotion_choices;  // piece types, in the file's order
+  bool promotion_optional = false;     // reaching the zone may promote ("can be"), not must
   std::array<CellSet, kMaxArmies> promotion_zone{};  // per army: reaching it promotes
   std::array<CellSet, kMaxArmies> initial_cells{};   // per army: where "initial" atoms apply
   // River mechanisms (Gilman's river family).
@@ -42,6 +43,12 @@ struct PieceType {
   bool capture_when_crossing = false;  // ... except by a move that crosses the River
   // CoBlaChe: may not move to a River section (bank) holding an enemy piece with this flag.
   bool section_exclusion = false;
+  // Aire: "a team can have only one Rose at any time": promotion to this type is refused while
+  // the army has this many. 0 = no limit.
+  int max_per_army = 0;
+  // Aire, Irwell (A4): once a seat moves it, it waits until that seat and its partner (if still
+  // in the game) have each moved another piece.
+  bool move_lock = false;
 };
 
 struct Seat {
@@ -49,6 +56,9 @@ struct Seat {
   int army = 0;
   Direction forward = Direction::kNorth;
   std::string fen;  // side-to-move token in FEN ("w", "b")
+  // Four-player river games (A5): while its partner plays, the seat may only make moves that
+  // start or end on these cells. Empty: the whole board.
+  CellSet side;
 };
 
 // A castling move as data: the king and rook cells before and after, the cells that must be
@@ -81,7 +91,27 @@ struct Rules {
   // A side loses once this many of each type have been captured (counted against the start
   // position); empty = rule off.
   std::vector<std::pair<int, int>> capture_to_win;  // (type, count)
+  // Four-player river games: a seat with no legal move drops out (its only move is
+  // Move::drop_out()) unless its army has a royal piece, where mate and stalemate apply. The
+  // game ends when every seat of an army is out.
+  bool drop_out = false;
+  // When a seat drops out and its partner takes over the army: (type, becomes) for its men.
+  std::vector<std::pair<int, int>> takeover;
 };
+
+// Irwell's Coronation (A11): a `piece` that is the only man between a `bishop` and a `steward`
+// on a diagonal, or on the edge with free diagonals to one of each, becomes `becomes`; an army
+// with `defeat_at` of them is defeated.
+struct Coronation {
+  int piece = -1;  // -1: the variant has no Coronation
+  int becomes = -1;
+  int bishop = -1;
+  int steward = -1;
+  int defeat_at = 2;
+};
+
+// How a finished four-player game is scored: by team, or by the sources' individual ranking.
+enum class Scoring { kTeam, kIndividual };
 
 class Variant {
  public:
@@ -101,6 +131,8 @@ class Variant {
   std::vector<int> turn_order;  // seat indices
   std::vector<CastlingRule> castling;
   Rules rules;
+  Coronation coronation;
+  Scoring scoring = Scoring::kTeam;  // the variant's default way of scoring
   std::string start_fen;
 
   // Compiled by finalize(): move tables per seat orientation and the Zobrist keys.
@@ -118,6 +150,13 @@ class Variant {
   }
   // The seat whose orientation an army's pieces use when they attack (its first seat).
   int attack_orientation(int army) const { return army_orientation_[army]; }
+  // Some seat is confined to a side of the board while its partner plays (four-player games).
+  bool has_sides() const { return has_sides_; }
+  // The seat of `army` that moves a man standing on c (the one whose side holds c), for the
+  // direction the man faces; attack_orientation(army) where no side holds c.
+  int orientation_at(int army, Cell c) const { return orientation_at_[army][c]; }
+  // The other seat of the same army, or -1 (two seats per army at most).
+  int partner_of(int seat) const { return partner_[seat]; }
 
   // Checks consistency and builds the tables; throws VariantError. Called by the loader.
   void finalize();
@@ -128,6 +167,10 @@ class Variant {
   uint64_t castling_key(int rule) const { return castling_keys_[rule]; }
   uint64_t en_passant_key(Cell c) const { return en_passant_keys_[c]; }
   uint64_t path_key(Cell c) const { return path_keys_[c]; }
+  uint64_t out_key(int seat) const { return out_keys_[seat]; }
+  uint64_t lock_key(int army, Cell c, uint32_t pending_seats) const {
+    return lock_keys_[army * kMaxCells + c] ^ lock_pending_keys_[army * 16 + (pending_seats & 15)];
+  }
   uint64_t hand_key(int army, int type, int count) const {
     return hand_keys_[(army * kMaxPieceTypes + type) * kMaxHandCount +
                       std::min(count, kMaxHandCount - 1)];
@@ -150,9 +193,14 @@ class Variant {
 
  private:
   void build_zobrist();
+  template <typename Fail>
+  void build_seat_maps(Fail&& fail);
   std::array<int, kMaxArmies> army_orientation_{};
+  std::array<std::array<uint8_t, kMaxCells>, kMaxArmies> orientation_at_{};
+  std::array<int, kMaxSeats> partner_{};
+  bool has_sides_ = false;
   std::vector<uint64_t> piece_keys_, seat_keys_, castling_keys_, en_passant_keys_, hand_keys_,
-      path_keys_;
+      path_keys_, out_keys_, lock_keys_, lock_pending_keys_;
   std::array<uint32_t, kMaxCells> castling_mask_{};
   std::array<std::array<int, kMaxPieceTypes>, kMaxArmies> start_counts_{};
   bool has_section_exclusion_ = false;

@@ -92,11 +92,12 @@ void Loader::read_pieces(const toml::table& root, Variant& v) const {
   });
   for (auto& [name, t] : ordered) {
     std::string section = "pieces." + name;
-    check_keys(*t, section,
-               {"letter", "betza", "atoms", "royal", "en_passant", "resets_move_count", "promotion",
-                "promotion_zone", "initial_cells", "crosses_river", "river_crossings",
-                "promote_on_crossing", "same_direction_capture", "capture_when_crossing",
-                "corner_exempt", "section_exclusion"});
+    check_keys(
+        *t, section,
+        {"letter", "betza", "atoms", "royal", "en_passant", "resets_move_count", "promotion",
+         "promotion_zone", "initial_cells", "crosses_river", "river_crossings",
+         "promote_on_crossing", "same_direction_capture", "capture_when_crossing", "corner_exempt",
+         "section_exclusion", "promotion_optional", "max_per_army", "move_lock"});
     PieceType p;
     p.name = name;
     std::string letter = require<std::string>(*t, "letter", section);
@@ -155,6 +156,7 @@ void Loader::read_pieces(const toml::table& root, Variant& v) const {
       }
     }
     read_river_piece_options(t, section, v, p);
+    read_team_piece_options(t, section, v, p);
     if (const toml::node* n = t.get("initial_cells"))
       per_army_cells(v, *n, section + ".initial_cells", p.initial_cells);
   }
@@ -179,8 +181,9 @@ void Loader::read_rules(const toml::table& root, Variant& v) const {
   const toml::table& t = *n->as_table();
   check_keys(t, "rules",
              {"check", "checkmate", "stalemate", "move_rule", "repetition", "max_plies",
-              "royal_presence", "capture_to_win"});
+              "royal_presence", "capture_to_win", "drop_out", "takeover", "scoring"});
   read_river_rules(t, v);
+  read_team_rules(t, v);
   v.rules.check = get<bool>(t, "check", "rules").value_or(true);
   auto result = [&](const char* key, NoMoveResult fallback) {
     std::optional<std::string> s = get<std::string>(t, key, "rules");

@@ -21,9 +21,9 @@ class Loader {
   Loader(std::string source) : source_(std::move(source)) {}
 
   VariantPtr load(const toml::table& root) {
-    check_keys(
-        root, "",
-        {"variant", "board", "zones", "river", "players", "pieces", "rules", "castling", "setup"});
+    check_keys(root, "",
+               {"variant", "board", "zones", "river", "players", "pieces", "rules", "castling",
+                "coronation", "setup"});
     auto v = std::make_shared<Variant>();
     v->source_file = source_;
     read_metadata(root, *v);
@@ -33,6 +33,7 @@ class Loader {
     read_pieces(root, *v);
     read_rules(root, *v);
     read_castling(root, *v);
+    read_coronation(root, *v);
     const toml::table& setup = require_table(root, "setup", "");
     check_keys(setup, "setup", {"fen"});
     v->start_fen = require<std::string>(setup, "fen", "setup");
@@ -162,7 +163,7 @@ class Loader {
     const toml::table& t = require_table(root, "board", "");
     check_keys(t, "board",
                {"files", "ranks", "file_names", "rank_names", "missing", "solid_block",
-                "corner_rule", "forward"});
+                "corner_rule", "forward", "gated_line"});
     int files = require<int>(t, "files", "board"), ranks = require<int>(t, "ranks", "board");
     if (files < 1 || files > kMaxFiles)
       fail(t.get("files")->source(), "board.files", "must be 1 to 16");
@@ -187,6 +188,7 @@ class Loader {
     v.geometry.set_solid_block(get<bool>(t, "solid_block", "board").value_or(false));
     v.geometry.set_corner_rule(get<bool>(t, "corner_rule", "board").value_or(false));
     if (const toml::node* f = t.get("forward")) read_forward(*f, v);
+    if (const toml::node* line = t.get("gated_line")) read_gated_line(*line, v);
     if (const toml::node* z = root.get("zones")) {
       if (!z->is_table()) fail(z->source(), "zones", "must be a table of name = cells");
       for (auto&& [key, node] : *z->as_table())
@@ -200,7 +202,8 @@ class Loader {
     if (!n) {  // Two armies, White moving up first, as in chess.
       v.armies = {"white", "black"};
       v.team_of_army = {0, 1};
-      v.seats = {{"white", 0, Direction::kNorth, "w"}, {"black", 1, Direction::kSouth, "b"}};
+      v.seats = {{"white", 0, Direction::kNorth, "w", {}},
+                 {"black", 1, Direction::kSouth, "b", {}}};
       v.turn_order = {0, 1};
       return;
     }
@@ -238,7 +241,7 @@ class Loader {
     for (const toml::node& el : *arr) {
       const toml::table* s = el.as_table();
       if (!s) fail(el.source(), "players.seats", "each seat must be a table");
-      check_keys(*s, "players.seats", {"name", "army", "forward", "fen"});
+      check_keys(*s, "players.seats", {"name", "army", "forward", "fen", "side"});
       Seat seat;
       seat.name = require<std::string>(*s, "name", "players.seats");
       seat.army =
@@ -253,6 +256,8 @@ class Loader {
              "must be north, south, east or west");
       seat.forward = kDirections.at(forward);
       seat.fen = require<std::string>(*s, "fen", "players.seats");
+      if (const toml::node* side = s->get("side"))
+        seat.side = cells(v, *side, "players.seats.side");
       v.seats.push_back(seat);
     }
     std::vector<std::string> order;
@@ -280,6 +285,12 @@ class Loader {
   void read_river_piece_options(const toml::table& t, const std::string& section, const Variant& v,
                                 PieceType& p) const;
   void read_river_rules(const toml::table& t, Variant& v) const;
+  void read_gated_line(const toml::node& n, Variant& v) const;
+  void read_team_piece_options(const toml::table& t, const std::string& section, const Variant& v,
+                               PieceType& p) const;
+  void read_coronation(const toml::table& root, Variant& v) const;
+  void read_team_rules(const toml::table& t, Variant& v) const;
+  int piece_letter(const Variant& v, const toml::node& n, const std::string& field) const;
   void per_army_cells(const Variant& v, const toml::node& n, const std::string& field,
                       std::array<CellSet, kMaxArmies>& out) const;
 

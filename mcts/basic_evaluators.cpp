@@ -79,7 +79,7 @@ void MaterialEvaluator::evaluate(std::span<const EvalRequest> batch, std::span<E
       if (m.kind() == MoveKind::kEnPassant)
         gain = 1.0f;
       else if (m.kind() != MoveKind::kDrop && m.kind() != MoveKind::kCastling &&
-               pos.piece_at(m.to()) != kEmpty)
+               m.kind() != MoveKind::kDropOut && pos.piece_at(m.to()) != kEmpty)
         gain = values_[type_of(pos.piece_at(m.to()))];
       if (m.is_promotion())
         gain += values_[m.piece_type()] - values_[type_of(pos.piece_at(m.from()))];
