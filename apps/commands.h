@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/variant.h"
+#include "core/position.h"
 
 namespace fairyzero {
 
@@ -25,5 +25,9 @@ int train_command(const CommandArgs& args);
 // when its setup is not verified.
 VariantPtr load_variant_for_user(const std::string& name_or_path,
                                  const std::vector<std::string>& overrides = {});
+
+// "Game over" text: how it ended, the team score of every seat and, in four-player games, the
+// sources' individual ranking.
+std::string describe_outcome(const Variant& variant, const Outcome& outcome);
 
 }  // namespace fairyzero

@@ -3,6 +3,7 @@
 #include <iomanip>
 #include <iostream>
 #include <random>
+#include <sstream>
 
 #include "apps/arguments.h"
 #include "apps/commands.h"
@@ -19,6 +20,20 @@ VariantPtr load_variant_for_user(const std::string& name_or_path,
     std::cerr << "warning: the setup of " << v->title << " is " << v->provenance
               << " (not read from the source); see docs/RULES.md. " << v->note << "\n";
   return v;
+}
+
+std::string describe_outcome(const Variant& v, const Outcome& outcome) {
+  std::ostringstream out;
+  out << termination_name(outcome.termination);
+  for (int s = 0; s < v.seat_count(); ++s)
+    out << ", " << v.seats[s].name << " " << outcome.score[s];
+  if (v.seat_count() > v.army_count()) {
+    out << "; individual ranking:";
+    for (int s = 0; s < v.seat_count(); ++s)
+      out << " " << v.seats[s].name << " " << outcome.rank[s] << std::setprecision(3) << " ("
+          << outcome.individual[s] << ")";
+  }
+  return out.str();
 }
 
 int perft_command(const CommandArgs& raw) {
@@ -72,10 +87,7 @@ int random_game_command(const CommandArgs& raw) {
   std::cout << "Final position: " << pos.fen() << "\n";
   if (outcome.over()) {
     std::cout << "Result after " << pos.plies_played()
-              << " plies: " << termination_name(outcome.termination);
-    for (int s = 0; s < v->seat_count(); ++s)
-      std::cout << ", " << v->seats[s].name << " " << outcome.score[s];
-    std::cout << "\n";
+              << " plies: " << describe_outcome(*v, outcome) << "\n";
   } else {
     std::cout << "Stopped unfinished after " << pos.plies_played() << " plies (--max-plies)\n";
   }

@@ -49,7 +49,10 @@ bool Position::attacked_on(const PieceCode* board, Cell c, int by, uint32_t pres
 }
 
 struct Position::CheckInfo {
-  enum Mode { kNoCheckRule, kFast, kSlow } mode = kNoCheckRule;
+  // kCrowning: the army has no royal piece, but a move touching `crowning_lines` (its Princes'
+  // cells and diagonals) may crown one into check (Irwell).
+  enum Mode { kNoCheckRule, kFast, kSlow, kCrowning } mode = kNoCheckRule;
+  CellSet crowning_lines;
   Cell royal = kNoCell;
   int checkers = 0;
   CellSet checker_cells;
@@ -291,8 +294,15 @@ void Position::legal_moves(MoveList& out) const {
   if (v.has_section_exclusion()) keep_out_of_held_sections(army, out);
   CheckInfo info;
   compute_check_info(army, info);
-  // Irwell: a move may crown the mover's own Prince into check, so every move is tried.
-  if (v.coronation.piece >= 0 && v.rules.check) info.mode = CheckInfo::kSlow;
+  // Irwell: a move may crown the mover's own Prince into check.
+  if (v.coronation.piece >= 0 && v.rules.check) {
+    if (info.mode == CheckInfo::kNoCheckRule && !own_prince_awaits_crowning(army)) {
+      info.mode = CheckInfo::kCrowning;
+      add_crowning_lines(army, info.crowning_lines);
+    } else {
+      info.mode = CheckInfo::kSlow;
+    }
+  }
   if (info.mode != CheckInfo::kNoCheckRule) keep_royals_safe(army, info, out);
   // A seat with no legal move drops out, unless its army has a King to be mated or stalemated.
   if (out.empty() && v.rules.drop_out) {
@@ -303,6 +313,31 @@ void Position::legal_moves(MoveList& out) const {
   }
 }
 
+// A Prince of the army already between a Bishop and a Steward (a take-over made the line):
+// whatever move comes next crowns it.
+bool Position::own_prince_awaits_crowning(int army) const {
+  bool found = false;
+  coronation_cells(*variant_, board_.data()).for_each([&](Cell c) {
+    found = found || army_of(board_[c]) == army;
+  });
+  return found;
+}
+
+// The cells whose change can alter what stands first along a diagonal of the army's Princes.
+void Position::add_crowning_lines(int army, CellSet& lines) const {
+  const Geometry& g = variant_->geometry;
+  static constexpr int kDiagonals[4][2] = {{1, 1}, {-1, -1}, {-1, 1}, {1, -1}};
+  for (int i = 0; i < piece_count_[army]; ++i) {
+    Cell c = piece_cells_[army][i];
+    if (type_of(board_[c]) != variant_->coronation.piece) continue;
+    lines.insert(c);
+    for (const auto& d : kDiagonals)
+      for (int f = g.file_of(c) + d[0], r = g.rank_of(c) + d[1]; g.on_grid(f, r);
+           f += d[0], r += d[1])
+        lines.insert(g.cell(f, r));
+  }
+}
+
 void Position::keep_royals_safe(int army, const CheckInfo& info, MoveList& out) const {
   int kept = 0;
   for (int i = 0; i < out.size(); ++i) {
@@ -310,6 +345,10 @@ void Position::keep_royals_safe(int army, const CheckInfo& info, MoveList& out) 
     bool legal;
     if (info.mode == CheckInfo::kSlow) {
       legal = royal_safe_after(m, army);
+    } else if (info.mode == CheckInfo::kCrowning) {
+      legal = (!info.crowning_lines.contains(m.to()) &&
+               (m.kind() == MoveKind::kDrop || !info.crowning_lines.contains(m.from()))) ||
+              royal_safe_after(m, army);
     } else if (m.kind() == MoveKind::kDrop) {
       legal = info.checkers == 0 || (info.checkers == 1 && info.evasion_cells.contains(m.to()));
     } else if (m.from() == info.royal || m.kind() == MoveKind::kEnPassant ||

@@ -158,6 +158,8 @@ class Position {
   void generate_drops(int army, MoveList& out) const;
   void compute_check_info(int army, CheckInfo& info) const;
   void keep_royals_safe(int army, const CheckInfo& info, MoveList& out) const;
+  void add_crowning_lines(int army, CellSet& lines) const;
+  bool own_prince_awaits_crowning(int army) const;
   bool royal_safe_after(Move m, int army) const;
   void keep_royal_presence(int army, MoveList& moves) const;
   void keep_out_of_held_sections(int army, MoveList& moves) const;
