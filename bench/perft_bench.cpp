@@ -52,9 +52,9 @@ int main(int argc, char** argv) {
       {"wey", quick ? 4 : 5, 0, ""},
       {"great-stour", quick ? 4 : 5, 0, ""},
       // The four-player team games: four plies are one turn of every seat.
-      {"avon", quick ? 6 : 7, 0, ""},
+      {"avon", quick ? 7 : 8, 0, ""},
       {"irwell", quick ? 4 : 5, 0, ""},
-      {"aire", quick ? 4 : 5, 0, ""},
+      {"aire", quick ? 5 : 6, 0, ""},
   };
   bool have_engine = testing::FairyStockfish::available();
   std::printf("%-18s %5s %12s %10s %14s | %14s %8s\n", "variant", "depth", "nodes", "seconds",

@@ -187,9 +187,10 @@ void Position::generate_pseudo(int army, int orientation, const CellSet* side,
   int team = v.team_of_army[army];
   auto enemy = [&](PieceCode p) { return v.team_of_army[army_of(p)] != team; };
   const Geometry& g = v.geometry;
+  const Cell locked = lock_cell_[army];
   for (int i = 0; i < piece_count_[army]; ++i) {
     Cell from = piece_cells_[army][i];
-    if (from == lock_cell_[army]) continue;  // a Rose waiting out its lock (A4)
+    if (from == locked) continue;  // a Rose waiting out its lock (A4)
     // A5: a restricted seat moves men whose move starts or ends on its side.
     const bool any_destination = !side || side->contains(from);
     int type = type_of(board_[from]);

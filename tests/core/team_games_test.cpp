@@ -749,4 +749,25 @@ TEST(TeamGames, PawnsCannotTakeSameDirectionPawnsExceptCrossing) {
 }
 
 }  // namespace
+// Start-position perft of the six team games. Depth 1 was counted by hand for three of them:
+// Avon 4 (the d/e rule leaves only white-low's Pawn steps), Irwell 23 (Bishop c2 8, Marshal c1 7,
+// Queen e1 4, Rose e0 1 (the capture on g1), Pawns 3), Aire 18 (Pawns 4, Marshal c0 5, Marshal
+// f0 4, Queen d0 3, Prince e0 2). Deeper values are the engine's own, kept as a regression check.
+TEST(TeamGames, StartPositionPerft) {
+  struct Case {
+    const char* variant;
+    std::vector<uint64_t> nodes;
+  };
+  const Case cases[] = {
+      {"avon", {4, 16, 144, 1278, 14551}},  {"avon-deans", {4, 16, 80, 390}},
+      {"irwell", {23, 529, 12780, 308074}}, {"irwell-deans", {26, 672, 18448, 502694}},
+      {"aire", {18, 327, 5745, 101042}},    {"aire-deans", {25, 619, 14214, 326969}},
+  };
+  for (const Case& c : cases) {
+    Position pos(find_variant(c.variant));
+    for (size_t d = 0; d < c.nodes.size(); ++d)
+      EXPECT_EQ(perft(pos, static_cast<int>(d + 1)), c.nodes[d]) << c.variant << " depth " << d + 1;
+  }
+}
+
 }  // namespace fairyzero
