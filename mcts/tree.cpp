@@ -93,7 +93,9 @@ void SearchTree::complete(PendingLeaf& leaf, const Evaluation* eval) {
     n.state = Node::kTerminal;
     n.proven = true;
     n.seat = static_cast<uint8_t>(leaf.position.seat_to_move());
-    for (int s = 0; s < seats_; ++s) n.exact[s] = static_cast<float>(leaf.outcome.score[s]);
+    // Team result or individual ranking, as the variant scores (four-player river games).
+    const auto& score = leaf.outcome.scored(leaf.position.variant().scoring);
+    for (int s = 0; s < seats_; ++s) n.exact[s] = static_cast<float>(score[s]);
     value = n.exact;
     newly_proven = true;
   } else {

@@ -770,4 +770,46 @@ TEST(TeamGames, StartPositionPerft) {
   }
 }
 
+// Bad team-game settings name the file and the field (the --set overrides go through the loader).
+TEST(TeamGames, BadTeamSettingsNameTheField) {
+  auto error = [](const std::string& variant, const std::vector<std::string>& sets) {
+    try {
+      find_variant(variant, sets);
+    } catch (const VariantError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  auto names = [](const std::string& message, const std::string& field) {
+    return message.find(field) != std::string::npos && message.find(".toml") != std::string::npos;
+  };
+  EXPECT_TRUE(names(error("chess", {"rules.drop_out=true"}), "rules.drop_out"));
+  EXPECT_TRUE(names(error("irwell", {"rules.takeover.Z=\"Q\""}), "rules.takeover.Z"));
+  EXPECT_TRUE(names(error("irwell", {"rules.takeover.I=\"Z\""}), "rules.takeover.I"));
+  EXPECT_TRUE(names(error("irwell", {"coronation.becomes=\"Q\""}), "coronation.becomes"));
+  EXPECT_TRUE(names(error("irwell", {"rules.check=false"}), "coronation"));
+  EXPECT_TRUE(names(error("irwell", {"rules.scoring=\"best\""}), "rules.scoring"));
+  EXPECT_TRUE(names(error("avon", {"board.gated_line={regions=[\"a0-d9\"],gates=\"a2-h7\"}"}),
+                    "board.gated_line.regions"));
+  EXPECT_TRUE(names(error("chess", {"pieces.rook.move_lock=true"}), "pieces.rook.move_lock"));
+  EXPECT_TRUE(names(error("aire", {"pieces.rose.max_per_army=-1"}), "pieces.rose.max_per_army"));
+  EXPECT_TRUE(names(error("avon", {"players.seats=[]"}), "players.seats"));
+}
+
+// A FEN's seventh field that does not fit the variant is refused with the reason.
+TEST(TeamGames, BadSeventhFenFieldIsRefused) {
+  VariantPtr v = find_variant("avon");
+  const std::string board = "MXXMmiqm/CBBCabby/PPPPpppp/8/8/8/8/ppppPPPP/cbbcABBY/mxxmMIQM";
+  EXPECT_THROW(Position::from_fen(v, board + " wl - - 0 1 out:zz"), FenError);
+  EXPECT_THROW(Position::from_fen(v, board + " wl - - 0 1 out:wl"), FenError);  // mover is out
+  EXPECT_THROW(Position::from_fen(v, board + " wl - - 0 1 out:bh,bh"), FenError);
+  EXPECT_THROW(Position::from_fen(v, board + " wl - - 0 1 lock:e4=wl"), FenError);  // no Rose
+  EXPECT_THROW(Position::from_fen(v, board + " wl - - 0 1 whatever"), FenError);
+  EXPECT_THROW(Position::from_fen(find_variant("chess"), "8/8/8/8/8/8/8/K6k w - - 0 1 -"),
+               FenError);
+  Position ok = Position::from_fen(v, board + " bh - - 0 1 out:wl");
+  EXPECT_FALSE(ok.seat_in_game(0));
+  EXPECT_EQ(ok.fen(), board + " bh - - 0 1 out:wl");
+}
+
 }  // namespace fairyzero
