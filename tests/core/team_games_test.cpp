@@ -812,4 +812,55 @@ TEST(TeamGames, BadSeventhFenFieldIsRefused) {
   EXPECT_EQ(ok.fen(), board + " bh - - 0 1 out:wl");
 }
 
+// The ranking in the other endings. Double Coronation by one's own move: "the player whose move
+// ends the game ranks first" is read as applying to a winner, so the seat that crowned its own
+// second Prince ranks with its partner, below the winners (docs/RULES.md).
+TEST(TeamGames, RankingAfterDoubleCoronationAndDraws) {
+  VariantPtr v = find_variant("irwell");
+  Position pos = Position::from_fen(v, "x6K/8/8/8/8/4S3/8/3X4/1B6/7x wl - - 0 1");
+  play(pos, "d2d3");
+  Outcome o = pos.outcome();
+  ASSERT_EQ(o.termination, Termination::kCoronation);
+  const int wl = seat(pos, "wl"), bh = seat(pos, "bh"), wh = seat(pos, "wh"), bl = seat(pos, "bl");
+  EXPECT_EQ(o.rank[bh], 1);  // the winners tie first
+  EXPECT_EQ(o.rank[bl], 1);
+  EXPECT_EQ(o.rank[wl], 3);  // the losers, both still playing, tie third
+  EXPECT_EQ(o.rank[wh], 3);
+  EXPECT_DOUBLE_EQ(o.individual[bh], (1.0 + 2.0 / 3.0) / 2);
+  EXPECT_DOUBLE_EQ(o.individual[wl], (1.0 / 3.0) / 2);
+
+  // A crowned King stalemated: a draw; the seats still playing tie, a seat that is out is last.
+  Position stale = Position::from_fen(v, "k7/2Q5/1Q6/8/8/8/8/8/8/X6x bh - - 0 1 out:wh");
+  ASSERT_TRUE(move_texts(stale).empty());
+  Outcome d = stale.outcome();
+  ASSERT_EQ(d.termination, Termination::kStalemate);
+  EXPECT_EQ(d.score[bh], 0.5);
+  EXPECT_EQ(d.rank[wl], 1);
+  EXPECT_EQ(d.rank[bh], 1);
+  EXPECT_EQ(d.rank[bl], 1);
+  EXPECT_EQ(d.rank[wh], 4);
+  EXPECT_DOUBLE_EQ(d.individual[wl], (1.0 + 2.0 / 3.0 + 1.0 / 3.0) / 3);
+  EXPECT_DOUBLE_EQ(d.individual[wh], 0.0);
+}
+
+// A seat out makes its army move half as often, so an enemy seat may move twice in a row; a King
+// left in check that way is taken and its army loses (a reading; docs/RULES.md).
+TEST(TeamGames, KingLeftInCheckByASkippedTurnIsCaptured) {
+  VariantPtr v = find_variant("irwell");
+  Position pos = Position::from_fen(v, "k6X/8/8/8/M7/8/8/8/8/X7 wh - - 0 1 out:bl");
+  ASSERT_TRUE(has_move(pos, "a5a9"));
+  play(pos, "a5a9");
+  Outcome o = pos.outcome();
+  ASSERT_EQ(o.termination, Termination::kRoyalCapture);
+  const int wl = seat(pos, "wl"), bh = seat(pos, "bh"), wh = seat(pos, "wh"), bl = seat(pos, "bl");
+  EXPECT_EQ(o.score[wh], 1.0);
+  EXPECT_EQ(o.score[bh], 0.0);
+  EXPECT_EQ(o.rank[wh], 1);
+  EXPECT_EQ(o.rank[wl], 2);
+  EXPECT_EQ(o.rank[bh], 3);
+  EXPECT_EQ(o.rank[bl], 4);
+  pos.undo();
+  EXPECT_FALSE(pos.outcome().over());
+}
+
 }  // namespace fairyzero
