@@ -1,4 +1,5 @@
 // Reading and writing positions in Fairy-Stockfish's FEN dialect for large boards.
+#include <algorithm>
 #include <cctype>
 #include <sstream>
 #include <vector>
@@ -18,6 +19,29 @@ std::vector<std::string> split_fields(std::string_view fen) {
 
 [[noreturn]] void fail(std::string_view fen, const std::string& what) {
   throw FenError("bad FEN \"" + std::string(fen) + "\": " + what);
+}
+
+// The man written at text[i]: a letter cased by army, or with more than two armies an army tag
+// and an upper-case letter ("sK"); advances i past a tag.
+PieceCode read_man(const Variant& v, std::string_view fen, const std::string& text, size_t& i,
+                   const std::string& where) {
+  char ch = text[i];
+  if (v.army_count() <= 2) {
+    PieceCode p = v.piece_code_of_letter(ch);
+    if (p == kEmpty) fail(fen, std::string("unknown piece letter '") + ch + "' in " + where);
+    return p;
+  }
+  auto tag = std::find(v.army_tags.begin(), v.army_tags.end(), ch);
+  if (tag == v.army_tags.end())
+    fail(fen, std::string("'") + ch + "' in " + where +
+                  " is not an army tag (write each man as its army's tag and its letter, e.g. " +
+                  v.army_tags[0] + v.pieces[0].letter + ")");
+  char letter = i + 1 < text.size() ? text[++i] : '?';
+  int type = std::isupper(static_cast<unsigned char>(letter)) ? v.piece_by_letter(letter) : -1;
+  if (type < 0)
+    fail(fen, std::string("unknown piece letter '") + letter + "' after the army tag '" + ch +
+                  "' in " + where);
+  return make_piece(static_cast<int>(tag - v.army_tags.begin()), type);
 }
 
 }  // namespace
@@ -71,8 +95,7 @@ Position Position::from_fen(VariantPtr variant, std::string_view fen) {
     } else if (ch == '~') {
       // Fairy-Stockfish marks promoted pieces with '~'; this engine keeps no such flag yet.
     } else {
-      PieceCode p = v.piece_code_of_letter(ch);
-      if (p == kEmpty) fail(fen, std::string("unknown piece letter '") + ch + "' in " + where);
+      PieceCode p = read_man(v, fen, board, i, where);
       if (file >= g.files())
         fail(fen, where + " is longer than " + std::to_string(g.files()) + " files");
       Cell c = g.cell(file, rank);
@@ -84,9 +107,8 @@ Position Position::from_fen(VariantPtr variant, std::string_view fen) {
   if (rank != 0)
     fail(fen, std::to_string(g.ranks() - rank) + " ranks given, the board has " +
                   std::to_string(g.ranks()));
-  for (char ch : hand) {
-    PieceCode p = v.piece_code_of_letter(ch);
-    if (p == kEmpty) fail(fen, std::string("unknown piece letter '") + ch + "' in the hand");
+  for (size_t i = 0; i < hand.size(); ++i) {
+    PieceCode p = read_man(v, fen, hand, i, "the hand");
     int army = army_of(p), type = type_of(p);
     pos.hash_ ^= v.hand_key(army, type, pos.hands_[army][type]);
     ++pos.hands_[army][type];
@@ -194,7 +216,7 @@ std::string Position::fen() const {
       }
       if (empty) out += std::to_string(empty);
       empty = 0;
-      out += g.exists(c) ? v.letter_of(board_[c]) : '*';
+      out += g.exists(c) ? v.piece_text(board_[c]) : std::string("*");
     }
     if (empty) out += std::to_string(empty);
     if (rank) out += '/';
@@ -203,7 +225,7 @@ std::string Position::fen() const {
   std::string hand;
   for (int a = 0; a < v.army_count(); ++a)
     for (int t = 0; t < v.piece_count(); ++t)
-      for (int k = 0; k < hands_[a][t]; ++k) hand += v.letter_of(make_piece(a, t)), any_hand = true;
+      for (int k = 0; k < hands_[a][t]; ++k) hand += v.piece_text(make_piece(a, t)), any_hand = true;
   if (any_hand) out += "[" + hand + "]";
   out += " " + v.seats[seat_].fen + " ";
   std::string rights;

@@ -18,6 +18,7 @@ const char* termination_name(Termination t) {
     case Termination::kDropOut: return "drop-out of an army";
     case Termination::kCoronation: return "double Coronation";
     case Termination::kRoyalCapture: return "capture of a King";
+    case Termination::kLastArmy: return "last King standing";
   }
   return "?";
 }
@@ -56,6 +57,17 @@ Outcome Position::team_outcome(const MoveList& legal) const {
     return o;
   };
   if (fallen_army_ >= 0) return army_lost(fallen_army_, Termination::kRoyalCapture);
+  // Double Commedia: the game is won by the last army whose King stands.
+  if (v.rules.royal_capture == Rules::RoyalCapture::kTakeOver) {
+    int playing = 0, survivor = -1;
+    for (int s = 0; s < v.seat_count(); ++s)
+      if (seat_in_game_[s]) ++playing, survivor = s;
+    if (playing == 1) {
+      o.termination = Termination::kLastArmy;
+      for (int s = 0; s < v.seat_count(); ++s) o.score[s] = s == survivor ? 1.0 : 0.0;
+      return o;
+    }
+  }
   // Irwell: "An army both of whose Princes undergo Coronation ... is also defeated".
   if (v.coronation.piece >= 0)
     for (int a = 0; a < v.army_count(); ++a)
@@ -74,6 +86,10 @@ Outcome Position::team_outcome(const MoveList& legal) const {
     for (int s = 0; s < v.seat_count(); ++s)
       o.score[s] =
           v.team_of_army[v.seats[s].army] == mover_team ? value_for_mover : 1.0 - value_for_mover;
+    // An army already taken over has lost, whatever the others' result.
+    if (v.rules.royal_capture == Rules::RoyalCapture::kTakeOver)
+      for (int s = 0; s < v.seat_count(); ++s)
+        if (!seat_in_game_[s]) o.score[s] = 0.0;
   };
   // CoBlaChe, Wey: a side whose set of named pieces has been captured has lost (A12).
   if (!v.rules.capture_to_win.empty()) {
@@ -119,6 +135,7 @@ std::string Position::move_text(Move m) const {
   if (m.kind() == MoveKind::kDrop)
     return std::string(1, v.pieces[m.piece_type()].letter) + "@" + g.cell_name(m.to());
   if (m.kind() == MoveKind::kDropOut) return "out";
+  if (m.kind() == MoveKind::kPass) return "pass";
   std::string text = g.cell_name(m.from()) + g.cell_name(m.to());
   if (m.is_promotion())
     text += static_cast<char>(
@@ -183,7 +200,9 @@ std::string Position::diagram() const {
     out << std::string(3 - std::min<size_t>(3, name.size()), ' ') << name << " ";
     for (int file = 0; file < g.files(); ++file) {
       Cell c = g.cell(file, rank);
-      out << ' ' << (!g.exists(c) ? ' ' : board_[c] == kEmpty ? '.' : v.letter_of(board_[c]));
+      // With more than two armies a man is its army's tag and letter ("nQ").
+      std::string text = !g.exists(c) ? " " : board_[c] == kEmpty ? "." : v.piece_text(board_[c]);
+      out << std::string(v.army_count() > 2 ? 3 - text.size() : 1, ' ') << text;
     }
     // Four-player games: whose side the rank is, so the reader sees which seat moves each man.
     if (v.has_sides()) {
@@ -199,7 +218,8 @@ std::string Position::diagram() const {
     out << '\n';
   }
   out << "    ";
-  for (int file = 0; file < g.files(); ++file) out << ' ' << g.file_names()[file];
+  for (int file = 0; file < g.files(); ++file)
+    out << (v.army_count() > 2 ? "  " : " ") << g.file_names()[file];
   out << "\n" << v.seats[seat_].name << " to move";
   for (int s = 0; s < v.seat_count(); ++s)
     if (!seat_in_game_[s]) out << "; " << v.seats[s].name << " is out";

@@ -23,7 +23,9 @@ enum class MoveKind : uint8_t {
   kDrop = 4,
   // A seat with no legal move leaves the game (Gilman's four-player river games); the only move
   // such a seat has. Written "out".
-  kDropOut = 5
+  kDropOut = 5,
+  // A seat with no legal move lets its turn go by (Double Commedia); written "pass".
+  kPass = 6
 };
 
 class Move {
@@ -48,12 +50,17 @@ class Move {
   }
 
   static constexpr Move drop_out() { return Move(static_cast<uint32_t>(MoveKind::kDropOut) << 21); }
+  static constexpr Move pass() { return Move(static_cast<uint32_t>(MoveKind::kPass) << 21); }
+  // Drop-out and pass move no man.
+  constexpr bool moves_no_man() const {
+    return kind() == MoveKind::kDropOut || kind() == MoveKind::kPass;
+  }
 
   constexpr Cell from() const { return bits_ & 0xff; }
   constexpr Cell to() const { return (bits_ >> 8) & 0xff; }
   constexpr MoveKind kind() const { return static_cast<MoveKind>((bits_ >> 21) & 7); }
   constexpr bool is_promotion() const {
-    return kind() != MoveKind::kDrop && kind() != MoveKind::kDropOut && ((bits_ >> 16) & 31) != 0;
+    return kind() != MoveKind::kDrop && !moves_no_man() && ((bits_ >> 16) & 31) != 0;
   }
   // Promotion choice or dropped piece type; -1 when the move has neither.
   constexpr int piece_type() const { return static_cast<int>((bits_ >> 16) & 31) - 1; }

@@ -312,6 +312,7 @@ void Position::legal_moves(MoveList& out) const {
       royal = royal || (v.pieces[t].royal && type_count_[army][t] > 0);
     if (!royal || !v.rules.check) out.push(Move::drop_out());
   }
+  if (out.empty() && v.rules.pass_when_no_move) out.push(Move::pass());
 }
 
 // A Prince of the army already between a Bishop and a Steward (a take-over made the line):

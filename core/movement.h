@@ -9,6 +9,13 @@
 
 namespace fairyzero {
 
+// Gilman's six rules for odd-only moves (Commedia dell'Arte Chess), weakest first. For a move of
+// odd length n, cells 1..n-1 are passed: stepping needs all empty; even-leaping (a step, then
+// 2-leaps) the odd cells; odd-leaping (2-leaps, then a step) the even cells; alternate-leaping
+// either of those; flexi-leaping 2-leaps with one step anywhere; maxi-leaping any mix of steps
+// and 2-leaps (blocked only by two occupied cells in a row).
+enum class OddRule { kStepping, kEvenLeaping, kOddLeaping, kAlternateLeaping, kFlexiLeaping, kMaxiLeaping };
+
 // A step in the mover's frame: dx > 0 is to the mover's right, dy > 0 is the mover's forward.
 struct Offset {
   int dx = 0;
@@ -29,6 +36,10 @@ struct MoveAtom {
   int max_steps = 0;
   MoveMode mode = kMoveOrCapture;
   bool initial_only = false;  // only from the piece's initial cells (the pawn double step)
+  // Commedia dell'Arte's odd-only riders (Panda, Bear): a repeated step that stops only at odd
+  // distances; which cells passed must be empty is the variant's OddRule. Every cell of the line
+  // must exist (and diagonal steps keep the corner rule) whatever is leapt.
+  bool odd_only = false;
   bool operator==(const MoveAtom&) const = default;
 };
 

@@ -72,6 +72,53 @@ std::vector<Cell> landings(const Geometry& g, const PieceType& type, const MoveA
   return out;
 }
 
+// The sets of passed cells (1-based distances along the line) that must be empty for an odd-only
+// move of length n under `rule`; the move is legal when one set is (REFERENCE.md 5.10).
+std::vector<std::vector<int>> odd_landing_sets(OddRule rule, int n) {
+  auto cells = [](int from, int to, int stride) {
+    std::vector<int> out;
+    for (int i = from; i <= to; i += stride) out.push_back(i);
+    return out;
+  };
+  std::vector<std::vector<int>> sets;
+  switch (rule) {
+    case OddRule::kStepping: sets = {cells(1, n - 1, 1)}; break;
+    case OddRule::kEvenLeaping: sets = {cells(1, n - 2, 2)}; break;
+    case OddRule::kOddLeaping: sets = {cells(2, n - 1, 2)}; break;
+    case OddRule::kAlternateLeaping: sets = {cells(1, n - 2, 2), cells(2, n - 1, 2)}; break;
+    case OddRule::kFlexiLeaping:
+      // 2-leaps landing on 2, 4 .. 2k, the one step to 2k+1, then 2-leaps on 2k+3 .. n-2.
+      for (int k = 0; 2 * k <= n - 1; ++k) {
+        std::vector<int> set = cells(2, 2 * k, 2);
+        for (int i : cells(2 * k + 1, n - 2, 2)) set.push_back(i);
+        sets.push_back(set);
+      }
+      break;
+    case OddRule::kMaxiLeaping: {
+      // Any mix of steps and 2-leaps; two steps in a row land on a superset of one 2-leap's
+      // landings, so only mixes without them are kept.
+      auto extend = [&](auto&& self, int at, bool last_was_step, std::vector<int>& landed) -> void {
+        if (at == n) {
+          sets.push_back(std::vector<int>(landed.begin(), landed.end() - 1));
+          return;
+        }
+        for (int stride : {1, 2}) {
+          if (at + stride > n || (stride == 1 && last_was_step)) continue;
+          landed.push_back(at + stride);
+          self(self, at + stride, stride == 1, landed);
+          landed.pop_back();
+        }
+      };
+      std::vector<int> landed;
+      extend(extend, 0, false, landed);
+      break;
+    }
+  }
+  std::sort(sets.begin(), sets.end());
+  sets.erase(std::unique(sets.begin(), sets.end()), sets.end());
+  return sets;
+}
+
 struct TrieNode {
   Cell cell;
   uint32_t types = 0;
@@ -101,6 +148,21 @@ void MovementTables::build(const Variant& v) {
           if (atom.initial_only && !type.initial_cells[seat.army].contains(c)) continue;
           std::vector<Cell> path = landings(g, type, atom, c, v.forward_at(c, o));
           if (static_cast<int>(path.size()) < atom.min_steps) continue;
+          if (atom.odd_only) {
+            // One ray per (odd destination, set of passed cells that must be empty).
+            for (int n = 1; n <= static_cast<int>(path.size()); n += 2)
+              for (const std::vector<int>& set : odd_landing_sets(v.rules.odd_rule, n)) {
+                std::vector<Cell> cells;
+                for (int i : set) cells.push_back(path[i - 1]);
+                cells.push_back(path[n - 1]);
+                Ray ray{};
+                ray.mode = atom.mode;
+                ray.length = static_cast<uint8_t>(cells.size());
+                ray.first_destination = static_cast<uint8_t>(cells.size() - 1);
+                rays.emplace_back(ray, std::move(cells));
+              }
+            continue;
+          }
           bool single = atom.steps.size() == 1 && !atom.repeat;
           if (single && !g.gated_line_allows({c, path[0]})) continue;
           if (single) {

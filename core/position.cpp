@@ -119,19 +119,21 @@ void Position::play(Move m) {
   r.fallen_army = fallen_army_;
   r.lock_cell = lock_cell_;
   r.lock_pending = lock_pending_;
-  if (m.kind() == MoveKind::kDropOut) {
+  hash_ ^= v.seat_key(seat_);
+  if (ep_cell_ != kNoCell) hash_ ^= v.en_passant_key(ep_cell_);
+  Cell old_victim = ep_victim_;
+  ep_cell_ = ep_victim_ = kNoCell;
+  if (m.moves_no_man()) {
     history_.push_back(r);
-    hash_ ^= v.seat_key(seat_) ^ lock_hash();
-    play_drop_out();  // not a move: "A move ending with ..." crowns, a drop-out does not
+    hash_ ^= lock_hash();
+    // Not a move: "A move ending with ..." crowns, a drop-out or a pass does not.
+    if (m.kind() == MoveKind::kDropOut) play_drop_out();
+    if (m.kind() == MoveKind::kPass) ++halfmove_clock_;
     seat_ = next_seat(seat_);
     hash_ ^= v.seat_key(seat_) ^ lock_hash();
     ++game_ply_;
     return;
   }
-  hash_ ^= v.seat_key(seat_);
-  if (ep_cell_ != kNoCell) hash_ ^= v.en_passant_key(ep_cell_);
-  Cell old_victim = ep_victim_;
-  ep_cell_ = ep_victim_ = kNoCell;
   Cell from = m.from(), to = m.to();
   bool reset_clock = false;
   switch (m.kind()) {
@@ -162,7 +164,8 @@ void Position::play(Move m) {
       move_piece(from, to);
       reset_clock = true;
       break;
-    case MoveKind::kDropOut: break;  // handled above
+    case MoveKind::kDropOut:
+    case MoveKind::kPass: break;  // handled above
     case MoveKind::kNormal:
     case MoveKind::kDoubleStep: {
       r.moved = board_[from];
@@ -214,13 +217,22 @@ void Position::play(Move m) {
   halfmove_clock_ = reset_clock ? 0 : halfmove_clock_ + 1;
   if (m.kind() == MoveKind::kDoubleStep) set_en_passant(crossed_cell(from, to), to, army);
   history_.push_back(r);
+  last_mover_ = seat_;
   if (v.seat_count() > v.army_count()) {
     hash_ ^= lock_hash();
     update_locks(m, army, r.moved, r.captured, r.captured_cell);
     hash_ ^= lock_hash();
-    last_mover_ = seat_;
-    // A King left in check by a skipped turn can be taken: its army is defeated.
-    if (r.captured != kEmpty && v.pieces[type_of(r.captured)].royal)
+  }
+  if (v.rules.captures_to_hand) {
+    if (r.captured != kEmpty) capture_to_hand(army, r.captured);
+    if (r.path_captured != kEmpty) capture_to_hand(army, r.path_captured);
+  }
+  // A King left in check while its army's turn came round late (a seat out, or several
+  // opponents) can be taken.
+  if (r.captured != kEmpty && v.pieces[type_of(r.captured)].royal) {
+    if (v.rules.royal_capture == Rules::RoyalCapture::kTakeOver)
+      take_over_army(army_of(r.captured), army);
+    else
       fallen_army_ = static_cast<int8_t>(army_of(r.captured));
   }
   if (v.coronation.piece >= 0) apply_coronations();
@@ -241,13 +253,28 @@ void Position::undo() {
     remove_piece(cell);
     put_piece(former, cell);
   }
+  for (int k = 0; k < r.hand_changes; ++k) {
+    auto [army, type, count] = hand_changes_.back();
+    hand_changes_.pop_back();
+    hands_[army][type] = count;
+  }
+  for (int s = 0; s < kMaxSeats; ++s)
+    if (r.eliminated >> s & 1) {
+      seat_in_game_[s] = true;
+      dropout_order_[s] = -1;
+    }
   last_mover_ = r.last_mover;
   fallen_army_ = r.fallen_army;
   lock_cell_ = r.lock_cell;
   lock_pending_ = r.lock_pending;
-  if (m.kind() == MoveKind::kDropOut) {
-    seat_in_game_[r.seat] = true;
-    dropout_order_[r.seat] = -1;
+  if (m.moves_no_man()) {
+    if (m.kind() == MoveKind::kDropOut) {
+      seat_in_game_[r.seat] = true;
+      dropout_order_[r.seat] = -1;
+    }
+    ep_cell_ = r.ep_cell;
+    ep_victim_ = r.ep_victim;
+    halfmove_clock_ = r.halfmove_clock;
     seat_ = r.seat;
     hash_ = r.hash;
     --game_ply_;

@@ -37,6 +37,7 @@ enum class Termination {
   kDropOut,       // every seat of an army dropped out (four-player river games)
   kCoronation,    // an army had both its Princes crowned (Irwell)
   kRoyalCapture,  // a King left in check while its army's turn was skipped was taken
+  kLastArmy,      // every other army's King was taken (Double Commedia)
 };
 const char* termination_name(Termination t);
 
@@ -141,6 +142,8 @@ class Position {
     int8_t last_mover = -1;
     int8_t fallen_army = -1;
     uint8_t changes = 0;
+    uint8_t hand_changes = 0;  // entries pushed on hand_changes_
+    uint8_t eliminated = 0;    // seats a royal capture took out of the game (bit mask)
     std::array<int16_t, kMaxArmies> lock_cell{};
     std::array<uint8_t, kMaxArmies> lock_pending{};
   };
@@ -174,7 +177,10 @@ class Position {
   bool is_repetition() const;
   // Four-player mechanisms (team_play.cpp).
   void play_drop_out();
-  void transform(Cell c, int type);  // records the former man for undo
+  void transform(Cell c, PieceCode now);  // records the former man for undo
+  void set_hand(int army, int type, int count);  // records the former count for undo
+  void capture_to_hand(int army, PieceCode captured);
+  void take_over_army(int victim, int captor);
   void take_over(int army);
   void apply_coronations();
   void update_locks(Move m, int army, PieceCode moved, PieceCode captured, Cell captured_cell);
@@ -201,6 +207,7 @@ class Position {
   std::array<int16_t, kMaxArmies> lock_cell_{kNoCell, kNoCell, kNoCell, kNoCell};
   std::array<uint8_t, kMaxArmies> lock_pending_{};
   std::vector<std::pair<uint8_t, PieceCode>> changes_;  // (cell, former man), for undo
+  std::vector<std::array<int, 3>> hand_changes_;        // (army, type, former count)
   Cell ep_cell_ = kNoCell;
   Cell ep_victim_ = kNoCell;
   // After a castling with capture_on_path: the royal's cell and the rule, for one move.

@@ -57,12 +57,50 @@ bool Position::seat_restricted(int seat) const {
   return !v.seats[seat].side.empty() && partner >= 0 && seat_in_game_[partner];
 }
 
-void Position::transform(Cell c, int type) {
+void Position::transform(Cell c, PieceCode now) {
   PieceCode before = board_[c];
   changes_.emplace_back(static_cast<uint8_t>(c), before);
   ++history_.back().changes;
   remove_piece(c);
-  put_piece(make_piece(army_of(before), type), c);
+  put_piece(now, c);
+}
+
+void Position::set_hand(int army, int type, int count) {
+  const Variant& v = *variant_;
+  hand_changes_.push_back({army, type, hands_[army][type]});
+  ++history_.back().hand_changes;
+  hash_ ^= v.hand_key(army, type, hands_[army][type]) ^ v.hand_key(army, type, count);
+  hands_[army][type] = count;
+}
+
+// Chessgi: "Shogi-style reintroduction of captured pieces" (A18). A King never goes to hand.
+void Position::capture_to_hand(int army, PieceCode captured) {
+  int type = type_of(captured);
+  if (!variant_->pieces[type].royal) set_hand(army, type, hands_[army][type] + 1);
+}
+
+// Double Commedia: "Checkmated armies - those whose King is threatened with capture by the player
+// about to move - could be taken over, once their own King was removed, by the threatening
+// player." The victim's men and hand become the captor's; its seats leave the game.
+void Position::take_over_army(int victim, int captor) {
+  const Variant& v = *variant_;
+  std::vector<Cell> cells(piece_cells_[victim].begin(),
+                          piece_cells_[victim].begin() + piece_count_[victim]);
+  for (Cell c : cells) transform(c, make_piece(captor, type_of(board_[c])));
+  for (int t = 0; t < v.piece_count(); ++t) {
+    if (hands_[victim][t] == 0) continue;
+    set_hand(captor, t, hands_[captor][t] + hands_[victim][t]);
+    set_hand(victim, t, 0);
+  }
+  int order = 0;
+  for (int s = 0; s < v.seat_count(); ++s) order += !seat_in_game_[s];
+  for (int s = 0; s < v.seat_count(); ++s) {
+    if (v.seats[s].army != victim || !seat_in_game_[s]) continue;
+    seat_in_game_[s] = false;
+    dropout_order_[s] = static_cast<int8_t>(order);
+    hash_ ^= v.out_key(s);
+    history_.back().eliminated |= static_cast<uint8_t>(1u << s);
+  }
 }
 
 // "Their partner ... gains total control of the army with the Princess becoming a Queen and any
@@ -74,14 +112,15 @@ void Position::take_over(int army) {
   for (Cell c : cells)
     for (auto [from, to] : v.rules.takeover)
       if (type_of(board_[c]) == from) {
-        transform(c, to);
+        transform(c, make_piece(army, to));
         break;
       }
 }
 
 void Position::apply_coronations() {
   const Variant& v = *variant_;
-  coronation_cells(v, board_.data()).for_each([&](Cell c) { transform(c, v.coronation.becomes); });
+  coronation_cells(v, board_.data()).for_each(
+      [&](Cell c) { transform(c, make_piece(army_of(board_[c]), v.coronation.becomes)); });
 }
 
 uint64_t Position::lock_hash() const {

@@ -42,6 +42,11 @@ char Variant::letter_of(PieceCode p) const {
                          : static_cast<char>(std::tolower(static_cast<unsigned char>(letter)));
 }
 
+std::string Variant::piece_text(PieceCode p) const {
+  if (army_count() <= 2) return std::string(1, letter_of(p));
+  return std::string(1, army_tags[army_of(p)]) + pieces[type_of(p)].letter;
+}
+
 void Variant::build_zobrist() {
   KeyGenerator gen;
   auto fill = [&](std::vector<uint64_t>& keys, size_t n) {
@@ -107,6 +112,13 @@ void Variant::finalize() {
     if (army_orientation_[a] < 0) fail("army '" + armies[a] + "' has no seat to move it");
   }
   build_seat_maps(fail);
+  if (army_count() > 2) {
+    if (static_cast<int>(army_tags.size()) != army_count())
+      fail("with more than two armies, players.army_tags gives each army a FEN letter");
+    for (int a = 0; a < army_count(); ++a)
+      for (int b = 0; b < a; ++b)
+        if (army_tags[a] == army_tags[b]) fail("two armies share the FEN tag " + std::string(1, army_tags[a]));
+  }
   castling_mask_.fill(0);
   for (size_t i = 0; i < castling.size(); ++i) {
     castling_mask_[castling[i].king_from] |= 1u << i;

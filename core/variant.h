@@ -97,6 +97,16 @@ struct Rules {
   bool drop_out = false;
   // When a seat drops out and its partner takes over the army: (type, becomes) for its men.
   std::vector<std::pair<int, int>> takeover;
+  // Which cells an odd-only move may leap (Commedia dell'Arte Chess).
+  OddRule odd_rule = OddRule::kStepping;
+  // Chessgi: a captured man goes to the captor's hand, to be dropped later.
+  bool captures_to_hand = false;
+  // Double Commedia: a seat with no legal move passes (its only move is Move::pass()).
+  bool pass_when_no_move = false;
+  // What taking a royal piece does (possible only where a seat may move twice between an
+  // army's turns): kDefeat ends the game, lost for that army (Irwell); kTakeOver gives the
+  // captor the victim's whole army and hand, and the victim's seats leave (Double Commedia).
+  enum class RoyalCapture { kDefeat, kTakeOver } royal_capture = RoyalCapture::kDefeat;
 };
 
 // Irwell's Coronation (A11): a `piece` that is the only man between a `bishop` and a `steward`
@@ -126,6 +136,9 @@ class Variant {
   Geometry geometry;
   std::vector<PieceType> pieces;
   std::vector<std::string> armies;  // army names; FEN upper case = army 0, lower case = army 1
+  // With more than two armies, FEN writes each man as its army's tag (one lower-case letter)
+  // and the piece letter: "sK", "nQ".
+  std::vector<char> army_tags;
   std::vector<int> team_of_army;
   std::vector<Seat> seats;
   std::vector<int> turn_order;  // seat indices
@@ -145,6 +158,9 @@ class Variant {
   int piece_by_letter(char letter) const;
   PieceCode piece_code_of_letter(char letter) const;  // kEmpty when unknown
   char letter_of(PieceCode p) const;
+  // The man as FEN writes it: its letter, cased by army, or with more than two armies the army's
+  // tag and the upper-case letter.
+  std::string piece_text(PieceCode p) const;
   bool is_enemy(int army, PieceCode p) const {
     return p != kEmpty && team_of_army[army_of(p)] != team_of_army[army];
   }

@@ -20,7 +20,7 @@ std::vector<MoveAtom> Loader::explicit_atoms(const toml::array& arr,
   for (const toml::node& el : arr) {
     const toml::table* t = el.as_table();
     if (!t) fail(el.source(), field, "each atom must be a table");
-    check_keys(*t, field, {"steps", "repeat", "min", "max", "mode", "initial", "symmetry"});
+    check_keys(*t, field, {"steps", "repeat", "min", "max", "mode", "initial", "symmetry", "odd"});
     MoveAtom atom;
     const toml::node* steps = t->get("steps");
     const toml::array* list = steps ? steps->as_array() : nullptr;
@@ -51,6 +51,9 @@ std::vector<MoveAtom> Loader::explicit_atoms(const toml::array& arr,
     else
       fail(t->get("mode")->source(), field + ".mode", "must be move, capture or both");
     atom.initial_only = get<bool>(*t, "initial", field).value_or(false);
+    atom.odd_only = get<bool>(*t, "odd", field).value_or(false);
+    if (atom.odd_only && (!atom.repeat || atom.steps.size() != 1))
+      fail(t->source(), field + ".odd", "an odd-only move is one step repeated (repeat = true)");
     std::string symmetry = get<std::string>(*t, "symmetry", field).value_or("all");
     // The images of the path under the board's symmetries: as given, left-right, or all eight.
     std::vector<std::pair<int, int>> maps;  // (swap, signs) encoded below
@@ -181,7 +184,8 @@ void Loader::read_rules(const toml::table& root, Variant& v) const {
   const toml::table& t = *n->as_table();
   check_keys(t, "rules",
              {"check", "checkmate", "stalemate", "move_rule", "repetition", "max_plies",
-              "royal_presence", "capture_to_win", "drop_out", "takeover", "scoring"});
+              "royal_presence", "capture_to_win", "drop_out", "takeover", "scoring", "odd_rule", "captures_to_hand",
+              "pass_when_no_move", "royal_capture"});
   read_river_rules(t, v);
   read_team_rules(t, v);
   v.rules.check = get<bool>(t, "check", "rules").value_or(true);

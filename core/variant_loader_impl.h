@@ -209,7 +209,7 @@ class Loader {
     }
     if (!n->is_table()) fail(n->source(), "players", "must be a table");
     const toml::table& t = *n->as_table();
-    check_keys(t, "players", {"armies", "teams", "seats", "turn_order"});
+    check_keys(t, "players", {"armies", "teams", "seats", "turn_order", "army_tags"});
     if (!t.get("armies")) fail(t.source(), "players.armies", "missing (required): the army names");
     v.armies = strings(*t.get("armies"), "players.armies");
     auto army_index = [&](const std::string& name, const toml::node& at, const std::string& field) {
@@ -218,6 +218,13 @@ class Loader {
         fail(at.source(), field, "'" + name + "' is not one of players.armies");
       return static_cast<int>(it - v.armies.begin());
     };
+    if (const toml::node* tags = t.get("army_tags")) {
+      for (const std::string& tag : strings(*tags, "players.army_tags")) {
+        if (tag.size() != 1 || !std::islower(static_cast<unsigned char>(tag[0])))
+          fail(tags->source(), "players.army_tags", "each tag is one lower-case letter");
+        v.army_tags.push_back(tag[0]);
+      }
+    }
     v.team_of_army.resize(v.armies.size());
     for (size_t a = 0; a < v.armies.size(); ++a) v.team_of_army[a] = static_cast<int>(a);
     if (const toml::node* teams = t.get("teams")) {

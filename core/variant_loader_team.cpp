@@ -70,6 +70,34 @@ void Loader::read_team_rules(const toml::table& t, Variant& v) const {
     else
       fail(t.get("scoring")->source(), "rules.scoring", "must be team or individual");
   }
+  if (std::optional<std::string> rule = get<std::string>(t, "odd_rule", "rules")) {
+    static const std::map<std::string, OddRule> kRules = {
+        {"stepping", OddRule::kStepping},
+        {"even-leaping", OddRule::kEvenLeaping},
+        {"odd-leaping", OddRule::kOddLeaping},
+        {"alternate-leaping", OddRule::kAlternateLeaping},
+        {"flexi-leaping", OddRule::kFlexiLeaping},
+        {"maxi-leaping", OddRule::kMaxiLeaping}};
+    auto it = kRules.find(*rule);
+    if (it == kRules.end())
+      fail(t.get("odd_rule")->source(), "rules.odd_rule",
+           "must be stepping, even-leaping, odd-leaping, alternate-leaping, flexi-leaping or "
+           "maxi-leaping");
+    v.rules.odd_rule = it->second;
+  }
+  v.rules.captures_to_hand = get<bool>(t, "captures_to_hand", "rules").value_or(false);
+  v.rules.pass_when_no_move = get<bool>(t, "pass_when_no_move", "rules").value_or(false);
+  if (std::optional<std::string> capture = get<std::string>(t, "royal_capture", "rules")) {
+    if (*capture == "defeat")
+      v.rules.royal_capture = Rules::RoyalCapture::kDefeat;
+    else if (*capture == "takeover")
+      v.rules.royal_capture = Rules::RoyalCapture::kTakeOver;
+    else
+      fail(t.get("royal_capture")->source(), "rules.royal_capture", "must be defeat or takeover");
+  }
+  if (v.rules.pass_when_no_move && v.rules.drop_out)
+    fail(t.get("pass_when_no_move")->source(), "rules.pass_when_no_move",
+         "a seat with no move either drops out or passes, not both");
   if (v.rules.drop_out && v.seat_count() == v.army_count())
     fail(t.get("drop_out")->source(), "rules.drop_out",
          "needs armies moved by two seats ([players]): a lone seat with no move is mated");
