@@ -55,6 +55,10 @@ int main(int argc, char** argv) {
       {"avon", quick ? 7 : 8, 0, ""},
       {"irwell", quick ? 4 : 5, 0, ""},
       {"aire", quick ? 5 : 6, 0, ""},
+      // Commedia dell'Arte Chess (odd-only moves, here under the default even-leaping rule).
+      {"commedia", quick ? 4 : 5, 0, ""},
+      {"commedia-filled", quick ? 4 : 5, 0, ""},
+      {"commedia-double", quick ? 5 : 6, 0, ""},
   };
   bool have_engine = testing::FairyStockfish::available();
   std::printf("%-18s %5s %12s %10s %14s | %14s %8s\n", "variant", "depth", "nodes", "seconds",

@@ -182,7 +182,7 @@ Position Position::from_fen(VariantPtr variant, std::string_view fen) {
   if (fields.size() > 4) pos.halfmove_clock_ = clock(fields[4], "move-count clock");
   if (fields.size() > 5) fullmove = std::max(1, clock(fields[5], "move number"));
   // Field 7, four-player games only: seats out and Rose locks (team_play.cpp).
-  const bool team_game = v.seat_count() > v.army_count();
+  const bool team_game = v.seat_count() > 2;  // seats out, locks: four-seat games
   if (fields.size() > 7 || (fields.size() > 6 && !team_game))
     fail(fen, std::string("it has more than ") + (team_game ? "seven" : "six") + " fields");
   if (fields.size() > 6) pos.read_team_state_field(fen, fields[6]);
@@ -225,7 +225,8 @@ std::string Position::fen() const {
   std::string hand;
   for (int a = 0; a < v.army_count(); ++a)
     for (int t = 0; t < v.piece_count(); ++t)
-      for (int k = 0; k < hands_[a][t]; ++k) hand += v.piece_text(make_piece(a, t)), any_hand = true;
+      for (int k = 0; k < hands_[a][t]; ++k)
+        hand += v.piece_text(make_piece(a, t)), any_hand = true;
   if (any_hand) out += "[" + hand + "]";
   out += " " + v.seats[seat_].fen + " ";
   std::string rights;
@@ -238,7 +239,7 @@ std::string Position::fen() const {
   out += " " + (ep_field == kNoCell ? std::string("-") : g.cell_name(ep_field));
   int turns = static_cast<int>(v.turn_order.size());
   out += " " + std::to_string(halfmove_clock_) + " " + std::to_string(game_ply_ / turns + 1);
-  if (v.seat_count() > v.army_count()) {
+  if (v.seat_count() > 2) {
     std::string team = team_state_field();
     if (team != "-") out += " " + team;
   }

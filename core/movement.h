@@ -14,7 +14,14 @@ namespace fairyzero {
 // 2-leaps) the odd cells; odd-leaping (2-leaps, then a step) the even cells; alternate-leaping
 // either of those; flexi-leaping 2-leaps with one step anywhere; maxi-leaping any mix of steps
 // and 2-leaps (blocked only by two occupied cells in a row).
-enum class OddRule { kStepping, kEvenLeaping, kOddLeaping, kAlternateLeaping, kFlexiLeaping, kMaxiLeaping };
+enum class OddRule {
+  kStepping,
+  kEvenLeaping,
+  kOddLeaping,
+  kAlternateLeaping,
+  kFlexiLeaping,
+  kMaxiLeaping
+};
 
 // A step in the mover's frame: dx > 0 is to the mover's right, dy > 0 is the mover's forward.
 struct Offset {

@@ -177,7 +177,7 @@ class Position {
   bool is_repetition() const;
   // Four-player mechanisms (team_play.cpp).
   void play_drop_out();
-  void transform(Cell c, PieceCode now);  // records the former man for undo
+  void transform(Cell c, PieceCode now);         // records the former man for undo
   void set_hand(int army, int type, int count);  // records the former count for undo
   void capture_to_hand(int army, PieceCode captured);
   void take_over_army(int victim, int captor);

@@ -119,8 +119,9 @@ void Position::take_over(int army) {
 
 void Position::apply_coronations() {
   const Variant& v = *variant_;
-  coronation_cells(v, board_.data()).for_each(
-      [&](Cell c) { transform(c, make_piece(army_of(board_[c]), v.coronation.becomes)); });
+  coronation_cells(v, board_.data()).for_each([&](Cell c) {
+    transform(c, make_piece(army_of(board_[c]), v.coronation.becomes));
+  });
 }
 
 uint64_t Position::lock_hash() const {

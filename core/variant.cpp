@@ -117,7 +117,8 @@ void Variant::finalize() {
       fail("with more than two armies, players.army_tags gives each army a FEN letter");
     for (int a = 0; a < army_count(); ++a)
       for (int b = 0; b < a; ++b)
-        if (army_tags[a] == army_tags[b]) fail("two armies share the FEN tag " + std::string(1, army_tags[a]));
+        if (army_tags[a] == army_tags[b])
+          fail("two armies share the FEN tag " + std::string(1, army_tags[a]));
   }
   castling_mask_.fill(0);
   for (size_t i = 0; i < castling.size(); ++i) {

@@ -184,8 +184,8 @@ void Loader::read_rules(const toml::table& root, Variant& v) const {
   const toml::table& t = *n->as_table();
   check_keys(t, "rules",
              {"check", "checkmate", "stalemate", "move_rule", "repetition", "max_plies",
-              "royal_presence", "capture_to_win", "drop_out", "takeover", "scoring", "odd_rule", "captures_to_hand",
-              "pass_when_no_move", "royal_capture"});
+              "royal_presence", "capture_to_win", "drop_out", "takeover", "scoring", "odd_rule",
+              "captures_to_hand", "pass_when_no_move", "royal_capture"});
   read_river_rules(t, v);
   read_team_rules(t, v);
   v.rules.check = get<bool>(t, "check", "rules").value_or(true);
