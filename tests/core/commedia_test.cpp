@@ -198,7 +198,7 @@ TEST(CommediaBoard, PandaLineEndsAtAMissingCell) {
   for (const std::string& rule : kRules) {
     // Panda e3 (e4 is cell 1, e5 and e6 missing), Panda a5 (e5 f5 missing on rank 5).
     Position pos = Position::from_fen(variant("commedia", rule),
-                                      "**6*k*/**6**/10/10/4**4/A3**4/10/4A5/**6**/**K5** w - - 0 1");
+                                      "**5k**/**6**/10/10/4**4/A3**4/10/4A5/**6**/**K5** w - - 0 1");
     EXPECT_EQ(reach(pos, "e3", {"e4", "e8", "e10"}), "e4") << rule;
     EXPECT_EQ(reach(pos, "a5", {"b5", "d5", "h5", "j5"}), "b5 d5") << rule;
   }
@@ -233,9 +233,10 @@ TEST(CommediaBoard, DiagonalsKeepTheCornerRule) {
 // Bishop h2 g3 f4 (i3 cuts the corner of i2) = 12.
 const std::set<std::string> kSecondRank = {"c2d3", "c2e4", "d2c3", "d2a5", "d2e3", "e2e3",
                                            "f2f3", "g2f3", "g2h3", "g2j5", "h2g3", "h2f4"};
-// Odd-leaping also lets the first rank leap the second (cell 1) when cell 2 is empty: Clown d1
-// d4 d6 d8 (d10 passes d9, cell 8), Harlequin g1 g4 g6 g8 and as a Bear d4 b6 (f2, c5 leapt... no:
-// f2 is cell 1, e3 cell 2, c5 cell 4 empty), Columbine h1 e4 (d5 cuts e5's corner) = 9 more.
+// Odd-leaping also lets the first rank leap the second (cell 1) when the even cells are empty:
+// Clown d1 d4 d6 d8 (d10 would pass the Black Bear on d9, cell 8), Harlequin g1 g4 g6 g8 and, as a
+// Bear, d4 b6 (leaping f2; e3 and c5 are empty), Columbine h1 e4 (e4-d5 cuts e5's corner) = 9.
+// Alternate adds nothing at depth 1 (every even-leaping path from rank 1 lands on rank 2).
 const std::set<std::string> kFirstRankLeaps = {"d1d4", "d1d6", "d1d8", "g1g4", "g1g6",
                                                "g1g8", "g1d4", "g1b6", "h1e4"};
 
