@@ -109,6 +109,8 @@ Position Position::from_fen(VariantPtr variant, std::string_view fen) {
                   std::to_string(g.ranks()));
   for (size_t i = 0; i < hand.size(); ++i) {
     PieceCode p = read_man(v, fen, hand, i, "the hand");
+    if (v.pieces[type_of(p)].royal)
+      fail(fen, "a royal man (" + v.piece_text(p) + ") cannot be in a hand: it is never captured");
     int army = army_of(p), type = type_of(p);
     pos.hash_ ^= v.hand_key(army, type, pos.hands_[army][type]);
     ++pos.hands_[army][type];

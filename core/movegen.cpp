@@ -277,7 +277,7 @@ void Position::generate_castling(int army, MoveList& out) const {
 void Position::generate_drops(int army, MoveList& out) const {
   const Variant& v = *variant_;
   for (int t = 0; t < v.piece_count(); ++t) {
-    if (hands_[army][t] == 0) continue;
+    if (hands_[army][t] == 0 || v.pieces[t].royal) continue;
     v.geometry.existing_cells().for_each([&](Cell c) {
       if (board_[c] == kEmpty) out.push(Move::drop(t, c));
     });

@@ -110,16 +110,15 @@ const std::vector<LineCase>& panda_cases() {
       // Cells 1 and 4 (b3, e3). Odd-leaping lands on 2 then 3 for d3, but on 4 for f3+. Alternate:
       // even path lands on b3, odd path on e3 for n >= 5, so only b3 d3. Flexi: 1 >= 4 - 1 is
       // false, so all (path c3, d3, f3, h3, j3: leap, step, leaps). Maxi: not consecutive.
-      {rank3_fen("Aa2a5"),
-       "b3 e3 (cells 1, 4)",
-       {"b3", "b3", "b3 d3", "b3 d3", kAll3, kAll3}},
+      {rank3_fen("Aa2a5"), "b3 e3 (cells 1, 4)", {"b3", "b3", "b3 d3", "b3 d3", kAll3, kAll3}},
       // Cells 2 and 5 (c3, f3). Even-leaping lands on 1, 3 for f3 (a capture), on 5 for h3+.
       // Flexi n = 7: highest odd 5 >= lowest even 2 - 1, blocked (before the step it lands on c3,
-      // after it on f3). Maxi: 2 and 5 are not consecutive, so h3 and j3 (b3, d3, e3, g3, ...).
+      // after it on f3). Maxi: 2 and 5 are not consecutive: h3 by b3, d3, e3, g3, h3; j3 likewise.
       {rank3_fen("A1a2a4"),
        "c3 f3 (cells 2, 5)",
        {"b3", "b3 d3 f3", "b3", "b3 d3 f3", "b3 d3 f3", kAll3}},
-      // Cells 3 and 4 (d3, e3): every rule may take d3, none may pass both. Flexi n = 5: 3 >= 4 - 1.
+      // Cells 3 and 4 (d3, e3): every rule may take d3, none may pass both (flexi n = 5:
+      // highest odd 3 >= lowest even 4 - 1; maxi: consecutive).
       {rank3_fen("A2aa5"),
        "d3 e3 (cells 3, 4)",
        {"b3 d3", "b3 d3", "b3 d3", "b3 d3", "b3 d3", "b3 d3"}},
@@ -197,8 +196,8 @@ TEST(CommediaOddRule, CompoundsUseTheRule) {
 TEST(CommediaBoard, PandaLineEndsAtAMissingCell) {
   for (const std::string& rule : kRules) {
     // Panda e3 (e4 is cell 1, e5 and e6 missing), Panda a5 (e5 f5 missing on rank 5).
-    Position pos = Position::from_fen(variant("commedia", rule),
-                                      "**5k**/**6**/10/10/4**4/A3**4/10/4A5/**6**/**K5** w - - 0 1");
+    Position pos = Position::from_fen(
+        variant("commedia", rule), "**5k**/**6**/10/10/4**4/A3**4/10/4A5/**6**/**K5** w - - 0 1");
     EXPECT_EQ(reach(pos, "e3", {"e4", "e8", "e10"}), "e4") << rule;
     EXPECT_EQ(reach(pos, "a5", {"b5", "d5", "h5", "j5"}), "b5 d5") << rule;
   }
@@ -209,14 +208,14 @@ TEST(CommediaBoard, PandaLineEndsAtAMissingCell) {
 TEST(CommediaBoard, DiagonalsKeepTheCornerRule) {
   for (const std::string& rule : kRules) {
     // Bear c1 north-east: d2, e3, f4 exist, but f4-g5 cuts the corner of the missing f5.
-    Position bear = Position::from_fen(variant("commedia", rule),
-                                       "**5k**/**6**/10/10/4**4/4**4/10/10/**6**/**E4K** w - - 0 1");
+    Position bear = Position::from_fen(
+        variant("commedia", rule), "**5k**/**6**/10/10/4**4/4**4/10/10/**6**/**E4K** w - - 0 1");
     EXPECT_EQ(reach(bear, "c1", {"d2", "f4", "h6", "j8"}), "d2 f4") << rule;
     EXPECT_TRUE(bear.is_attacked(cell(bear, "f4"), 0));
     EXPECT_FALSE(bear.is_attacked(cell(bear, "h6"), 0));
   }
-  Position bishop = Position::from_fen(variant("commedia"),
-                                       "**5k**/**6**/10/10/4**4/4**4/10/10/**6**/**B4K** w - - 0 1");
+  Position bishop = Position::from_fen(
+      variant("commedia"), "**5k**/**6**/10/10/4**4/4**4/10/10/**6**/**B4K** w - - 0 1");
   EXPECT_EQ(reach(bishop, "c1", {"d2", "e3", "f4", "g5", "h6"}), "d2 e3 f4");
   // A23: the King too. d6-e7 has corners d7 and e6; e6 is missing. d6-c7 is fine.
   Position king = Position::from_fen(variant("commedia"),
@@ -273,7 +272,8 @@ std::string castling_fen(const std::string& rank8, const std::string& rank5,
 }
 
 TEST(CommediaCastling, KingToTheClownCellRookToTheQueenCell) {
-  Position pos = Position::from_fen(variant("commedia"), castling_fen("10", "4**4", "10", "**R2K2**"));
+  Position pos =
+      Position::from_fen(variant("commedia"), castling_fen("10", "4**4", "10", "**R2K2**"));
   const std::string before = pos.fen();
   const uint64_t hash = pos.hash();
   ASSERT_TRUE(has_move(pos, "f1d1"));
@@ -314,9 +314,11 @@ TEST(CommediaCastling, RightLostWhenKingOrRookMoves) {
   const std::string fen = castling_fen("10", "4**4", "10", "**R2K2**");
   Position king = Position::from_fen(v, fen);
   play(king, "f1g1");
+  EXPECT_EQ(king.fen(), "**r2k2**/**6**/10/10/4**4/4**4/10/10/**6**/**R3K1** b c - 1 1");
   play(king, "f10f9");
   play(king, "g1f1");
   play(king, "f9f10");
+  // Back on f1, but the right stays lost (Black's too, its King moved).
   EXPECT_EQ(king.fen(), "**r2k2**/**6**/10/10/4**4/4**4/10/10/**6**/**R2K2** w - - 4 3");
   EXPECT_FALSE(has_move(king, "f1d1"));
   Position rook = Position::from_fen(v, fen);
@@ -333,8 +335,8 @@ TEST(CommediaFilled, DoubleStepAndEnPassant) {
   EXPECT_EQ(v->geometry.existing_cells().size(), 84);
   EXPECT_TRUE(has_move(start, "e3e5"));
   EXPECT_TRUE(has_move(start, "e3e4"));
-  Position pos = Position::from_fen(
-      v, "**3k2**/**6**/10/10/10/3p6/2P7/4P5/**6**/**3K2** w - - 0 1");
+  Position pos =
+      Position::from_fen(v, "**3k2**/**6**/10/10/10/3p6/2P7/4P5/**6**/**3K2** w - - 0 1");
   EXPECT_FALSE(has_move(pos, "c4c6"));  // not from its first cell
   const std::string before = pos.fen();
   const uint64_t hash = pos.hash();
@@ -345,7 +347,7 @@ TEST(CommediaFilled, DoubleStepAndEnPassant) {
   const uint64_t mid_hash = pos.hash();
   play(pos, "d5e4");
   EXPECT_EQ(letter_at(pos, "e5"), '.');
-  EXPECT_EQ(letter_at(pos, "e4"), 'P');
+  EXPECT_EQ(letter_at(pos, "e4"), 'p');
   EXPECT_EQ(army_at(pos, "e4"), 1);
   EXPECT_EQ(pos.hash(), pos.compute_hash());
   pos.undo();
@@ -370,7 +372,7 @@ TEST(CommediaFilled, PromotionOnTheFurthestCellOfEachFile) {
   Position pos = Position::from_fen(variant("commedia-filled"),
                                     "**5k**/**2P3**/10/PPP5PP/10/10/10/10/**6**/**K5** w - - 0 1");
   std::set<std::string> moves = move_texts(pos);
-  for (const std::string& m : {"e9e10", "a7a8", "b7b8", "i7i8", "j7j8"}) {
+  for (const std::string m : {"e9e10", "a7a8", "b7b8", "i7i8", "j7j8"}) {
     for (char c : std::string("qhol")) EXPECT_TRUE(moves.count(m + c)) << m << c;
     for (char c : std::string("rbeak")) EXPECT_FALSE(moves.count(m + c)) << m << c;
     EXPECT_FALSE(moves.count(m)) << m << " must promote";
@@ -429,17 +431,17 @@ TEST(CommediaChessgi, HandIsInTheHash) {
 // A King is never captured in the two-player game, so never in a hand: a FEN claiming one
 // describes no position of the game (it would let White drop a second King).
 TEST(CommediaChessgi, KingIsNeverInAHand) {
-  EXPECT_THROW(Position::from_fen(variant("commedia-chessgi"),
-                                  "**3k2**/**6**/10/10/4**4/4**4/10/4R5/**6**/**3K2**[K] w - - 0 1"),
-               FenError);
+  EXPECT_THROW(
+      Position::from_fen(variant("commedia-chessgi"),
+                         "**3k2**/**6**/10/10/4**4/4**4/10/4R5/**6**/**3K2**[K] w - - 0 1"),
+      FenError);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Double CD'A: "Checkmated armies - those whose King is threatened with capture by the player
 // about to move - could be taken over, once their own King was removed, by the threatening
 // player." Armies: 0 South, 1 West, 2 North, 3 East.
-const std::string kTakeOverFen =
-    "**nK5**/**6**/wB8eK/10/1wA2**4/wK3**4/10/sR9/**6**/**sK5**";
+const std::string kTakeOverFen = "**nK5**/**6**/wB8eK/10/1wA2**4/wK3**4/10/sR9/**6**/**sK5**";
 
 TEST(CommediaDouble, AttackedKingIsTakenWithItsArmy) {
   Position pos = Position::from_fen(variant("commedia-double"), kTakeOverFen + " s - - 0 1");
@@ -503,9 +505,9 @@ TEST(CommediaDouble, ChessgiHandGoesToTheCaptor) {
 // A seat with no legal move passes (the file's reading; the page is silent). North's King on c10
 // has d10, d9 (South Rook d4) and c9 (East Rook h9) all attacked, but is not in check.
 TEST(CommediaDouble, SeatWithoutMovesPasses) {
-  Position pos = Position::from_fen(
-      variant("commedia-double"),
-      "**nK5**/**5eR**/wK9/9eK/4**4/4**4/3sR6/10/**6**/**sK5** n - - 0 1");
+  Position pos =
+      Position::from_fen(variant("commedia-double"),
+                         "**nK5**/**5eR**/wK9/9eK/4**4/4**4/3sR6/10/**6**/**sK5** n - - 0 1");
   EXPECT_FALSE(pos.in_check());
   EXPECT_EQ(move_texts(pos), std::set<std::string>{"pass"});
   const std::string before = pos.fen();
@@ -545,9 +547,11 @@ TEST(CommediaDouble, LastArmyWins) {
 // "This gives 80 cells altogether" / "It has 84 cells": every shipped file loads and its start
 // position round-trips, under every odd-move rule.
 TEST(CommediaFiles, LoadAndStartFenRoundTrips) {
-  const std::vector<std::pair<std::string, int>> files = {
-      {"commedia", 80},        {"commedia-filled", 84},        {"commedia-chessgi", 80},
-      {"commedia-double", 80}, {"commedia-double-chessgi", 80}};
+  const std::vector<std::pair<std::string, int>> files = {{"commedia", 80},
+                                                          {"commedia-filled", 84},
+                                                          {"commedia-chessgi", 80},
+                                                          {"commedia-double", 80},
+                                                          {"commedia-double-chessgi", 80}};
   for (const auto& [name, cells] : files) {
     for (const std::string& rule : kRules) {
       VariantPtr v = variant(name, rule);
