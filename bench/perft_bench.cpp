@@ -56,9 +56,9 @@ int main(int argc, char** argv) {
       {"irwell", quick ? 4 : 5, 0, ""},
       {"aire", quick ? 5 : 6, 0, ""},
       // Commedia dell'Arte Chess (odd-only moves, here under the default even-leaping rule).
-      {"commedia", quick ? 4 : 5, 0, ""},
-      {"commedia-filled", quick ? 4 : 5, 0, ""},
-      {"commedia-double", quick ? 5 : 6, 0, ""},
+      {"commedia", quick ? 5 : 6, 0, ""},
+      {"commedia-filled", quick ? 5 : 6, 0, ""},
+      {"commedia-double", quick ? 6 : 7, 0, ""},
   };
   bool have_engine = testing::FairyStockfish::available();
   std::printf("%-18s %5s %12s %10s %14s | %14s %8s\n", "variant", "depth", "nodes", "seconds",
