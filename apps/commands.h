@@ -20,6 +20,11 @@ int variants_command(const CommandArgs& args);
 int new_network_command(const CommandArgs& args);
 int network_info_command(const CommandArgs& args);
 int train_command(const CommandArgs& args);
+int export_command(const CommandArgs& args);
+int uci_command(const CommandArgs& args);
+int xboard_command(const CommandArgs& args);
+int balance_command(const CommandArgs& args);
+int arena_command(const CommandArgs& args);
 
 // Loads a variant by name or path with the command line's --set overrides, and warns on stderr
 // when its setup is not verified.

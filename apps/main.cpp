@@ -38,6 +38,30 @@ const Subcommand kSubcommands[] = {
      "write an untrained network checkpoint for a variant"},
     {"network-info", fairyzero::network_info_command, "network-info CHECKPOINT",
      "describe a checkpoint: variant, size, shapes, training step"},
+    {"export", fairyzero::export_command, "export RUN_DIR --out BOT_DIR [--checkpoint FILE]",
+     "make a bot folder (network, variant, search settings, manifest) from a training run"},
+    {"uci", fairyzero::uci_command,
+     "uci BOT_DIR|CHECKPOINT|uniform|material [--variant NAME] [--playouts N] [--threads N]\n"
+     "            [--device cpu|cuda]",
+     "play as a UCI engine on stdin/stdout (GUIs, cutechess-cli); see docs/PROTOCOLS.md"},
+    {"xboard", fairyzero::xboard_command,
+     "xboard BOT_DIR|CHECKPOINT|uniform|material [--variant NAME] [--playouts N] [--threads N]\n"
+     "            [--device cpu|cuda]",
+     "play as an XBoard/WinBoard (CECP 2) engine on stdin/stdout; see docs/PROTOCOLS.md"},
+    {"balance", fairyzero::balance_command,
+     "balance VARIANT [VARIANT...] --bot uniform|material|CHECKPOINT|BOT_DIR [--bot ...]\n"
+     "            [--visits N[,N...]] [--games N] [--concurrency N] [--threads N] [--seed N]\n"
+     "            [--opening-plies N] [--max-plies N] [--device cpu|cuda] [--out DIR] [--no-plots]",
+     "self-play a variant with one bot on every seat and write a balance report (Markdown, HTML, "
+     "plots)"},
+    {"arena", fairyzero::arena_command,
+     "arena VARIANT PLAYER PLAYER [--games N] [--concurrency N] [--visits N[,N]]\n"
+     "            [--nodes N[,N]] [--movetime MS[,MS]] [--depth N[,N]] [--name A,B]\n"
+     "            [--openings FILE] [--opening-plies N] [--seed N] [--max-plies N]\n"
+     "            [--sprt ELO0,ELO1,ALPHA,BETA] [--out DIR] [--device cpu|cuda]\n"
+     "            [--engine-option NAME=VALUE] [--engine-timeout S]\n"
+     "         PLAYER: uniform, material, FILE.pt, BOT_DIR, uci:COMMAND or xboard:COMMAND",
+     "a match between two bots or engines in paired games: records, Elo, SPRT; see docs/ARENA.md"},
 };
 
 void print_usage(std::ostream& out) {

@@ -1,0 +1,182 @@
+// `fairyzero balance VARIANT [VARIANT...] --bot SPEC [--bot SPEC...]`: self-play with each bot on
+// every seat of each variant at each strength, then the balance report (docs/BALANCE.md).
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include "apps/arguments.h"
+#include "apps/bot.h"
+#include "apps/commands.h"
+#include "core/variant_loader.h"
+#include "training/balance_report.h"
+#include "training/bot_bundle.h"
+
+namespace fairyzero {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A bot ready for one variant: what plays, under which name, at which playouts.
+struct LoadedBot {
+  VariantPtr variant;
+  std::unique_ptr<Evaluator> evaluator;
+  std::string label;
+  std::vector<int> playouts;
+};
+
+std::vector<int> parse_visits(const std::string& text) {
+  std::vector<int> out;
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) {
+    const long long n = Arguments::parse_integer(item, "--visits");
+    if (n < 1) throw UsageError("--visits values must be at least 1");
+    out.push_back(static_cast<int>(n));
+  }
+  if (out.empty()) throw UsageError("--visits needs a number or a comma-separated list");
+  return out;
+}
+
+// The bot for `variant`: a BOT_DIR (its own variant file and options, plus --set), "uniform",
+// "material" or a checkpoint. --visits applies to all; without it a BOT_DIR uses its own.
+LoadedBot load_bot_for(const std::string& spec, const VariantPtr& variant, const Arguments& args) {
+  const std::string device = args.value("--device").value_or("cpu");
+  LoadedBot bot;
+  bot.variant = variant;
+  std::optional<int> bundle_playouts;
+  if (is_bot_bundle(spec)) {
+    BotBundle bundle = load_bot(spec);
+    if (bundle.variant->name != variant->name)
+      throw UsageError("--bot " + spec + " plays " + bundle.variant->name + ", not " +
+                       variant->name);
+    std::vector<std::string> options = bundle.manifest.variant_options;
+    for (const std::string& o : args.values("--set")) options.push_back(o);
+    if (options.size() > bundle.manifest.variant_options.size())
+      bundle.variant = load_variant_file((fs::path(spec) / "variant.toml").string(), options);
+    bot.variant = bundle.variant;
+    bot.evaluator = make_bot_evaluator(bundle, device);
+    bot.label = fs::path(spec).filename().empty() ? fs::path(spec).parent_path().filename().string()
+                                                  : fs::path(spec).filename().string();
+    bundle_playouts = bundle.search.playouts;
+  } else if (spec == "uniform" || spec == "material" || spec.ends_with(".pt")) {
+    bot.evaluator = make_evaluator(spec, variant, device);
+    bot.label = spec.ends_with(".pt") ? fs::path(spec).stem().string() : spec;
+  } else {
+    throw UsageError("--bot '" + spec +
+                     "' is not uniform, material, a checkpoint .pt or a bot folder (no "
+                     "manifest.toml)");
+  }
+  if (auto v = args.value("--visits"))
+    bot.playouts = parse_visits(*v);
+  else
+    bot.playouts = {bundle_playouts.value_or(64)};
+  return bot;
+}
+
+std::string today(const char* format) {
+  const std::time_t now = std::time(nullptr);
+  char text[32];
+  std::strftime(text, sizeof text, format, std::localtime(&now));
+  return text;
+}
+
+// runs/balance-DATE, or runs/balance-DATE-2, -3 ... when that is taken.
+std::string default_out_dir() {
+  const std::string base = "runs/balance-" + today("%Y-%m-%d");
+  std::string dir = base;
+  for (int n = 2; fs::exists(dir); ++n) dir = base + "-" + std::to_string(n);
+  return dir;
+}
+
+BalanceConfig config_from(const Arguments& args) {
+  BalanceConfig c;
+  c.games = static_cast<int>(args.integer("--games", c.games));
+  c.opening_plies = static_cast<int>(args.integer("--opening-plies", c.opening_plies));
+  c.max_plies = static_cast<int>(args.integer("--max-plies", c.max_plies));
+  c.games_at_once = static_cast<int>(args.integer("--concurrency", c.games_at_once));
+  c.threads = static_cast<int>(args.integer("--threads", c.threads));
+  c.material_every = static_cast<int>(args.integer("--material-every", c.material_every));
+  c.seed = static_cast<uint64_t>(args.integer("--seed", static_cast<long long>(c.seed)));
+  if (c.games < 1) throw UsageError("--games must be at least 1");
+  if (c.opening_plies < 0) throw UsageError("--opening-plies must be 0 or more");
+  if (c.max_plies < 1) throw UsageError("--max-plies must be at least 1");
+  if (c.games_at_once < 1) throw UsageError("--concurrency must be at least 1");
+  if (c.threads < 1) throw UsageError("--threads must be at least 1");
+  if (c.material_every < 1) throw UsageError("--material-every must be at least 1");
+  return c;
+}
+
+// Plays one column, printing progress about every two seconds, and appends its games.
+BalanceColumn play_column(LoadedBot& bot, int playouts, const BalanceConfig& base,
+                          const std::string& games_file, const std::string& prefix) {
+  BalanceConfig config = base;
+  config.playouts = playouts;
+  const std::string strength = bot.label + "@" + std::to_string(playouts);
+  const std::string name = prefix + bot.variant->name + " " + strength + ": ";
+  double next_report = 0;
+  std::vector<BalanceGame> games = play_balance_games(
+      bot.variant, *bot.evaluator, strength, config, [&](const BalanceProgress& p) {
+        if (p.seconds < next_report && p.done < p.total) return;
+        next_report = p.seconds + 2;
+        std::cout << name << describe_progress(p) << std::endl;
+      });
+  append_games_jsonl(games_file, games);
+  const BalanceSetup setup = balance_setup(*bot.variant);
+  BalanceColumn column{setup, balance_stats(setup, games)};
+  const BalanceStats& s = column.stats;
+  char summary[160];
+  std::snprintf(summary, sizeof summary,
+                "first-move advantage %+.3f [%+.3f, %+.3f], draw rate %.3f, mean length %.1f plies",
+                s.first_move_advantage.value, s.first_move_advantage.low,
+                s.first_move_advantage.high, s.draws.rate.value, s.length.mean);
+  std::cout << name << summary << std::endl;
+  return column;
+}
+
+}  // namespace
+
+int balance_command(const CommandArgs& raw) {
+  Arguments args(raw,
+                 {"--bot", "--visits", "--games", "--concurrency", "--threads", "--seed", "--out",
+                  "--set", "--max-plies", "--opening-plies", "--material-every", "--device"},
+                 {"--no-plots"});
+  if (args.positional().empty()) throw UsageError("give at least one variant");
+  const std::vector<std::string> bot_specs = args.values("--bot");
+  if (bot_specs.empty())
+    throw UsageError("give --bot uniform, material, a checkpoint .pt or a bot folder");
+  const BalanceConfig config = config_from(args);
+  // Load everything first, so a bad bot or variant fails before hours of play.
+  std::vector<LoadedBot> bots;
+  for (const std::string& name : args.positional()) {
+    VariantPtr variant = load_variant_for_user(name, args.values("--set"));
+    for (const std::string& spec : bot_specs) bots.push_back(load_bot_for(spec, variant, args));
+  }
+  const std::string out_dir = args.value("--out").value_or(default_out_dir());
+  fs::create_directories(out_dir);
+  const std::string games_file = (fs::path(out_dir) / "games.jsonl").string();
+  fs::remove(games_file);  // a fresh record for this run
+  size_t total = 0, done = 0;
+  for (const LoadedBot& bot : bots) total += bot.playouts.size();
+  std::vector<BalanceColumn> columns;
+  for (LoadedBot& bot : bots)
+    for (int playouts : bot.playouts) {
+      const std::string prefix = "[" + std::to_string(++done) + "/" + std::to_string(total) + "] ";
+      columns.push_back(play_column(bot, playouts, config, games_file, prefix));
+    }
+
+  BalanceReportSettings settings;
+  settings.command = "fairyzero balance";
+  for (const std::string& a : raw) settings.command += " " + a;
+  settings.date = today("%Y-%m-%d %H:%M");
+  settings.config = config;
+  settings.plots = !args.flag("--no-plots");
+  const BalanceReportFiles files = write_balance_report(out_dir, columns, settings);
+  if (!files.plot_problem.empty()) std::cerr << "note: no plots: " << files.plot_problem << "\n";
+  std::cout << "Report: " << files.markdown << " and " << files.html << " (" << files.plots.size()
+            << " plots; games in " << games_file << ")" << std::endl;
+  return 0;
+}
+
+}  // namespace fairyzero

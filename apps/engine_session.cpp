@@ -1,0 +1,228 @@
+// The engine session shared by the UCI and XBoard commands: loading the bot, the game, and the
+// search on its own thread with stop, abort and a guard on the tree's memory.
+#include "apps/engine_session.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <iostream>
+
+#include "apps/bot.h"
+#include "apps/commands.h"
+#include "core/variant_loader.h"
+
+namespace fairyzero {
+namespace {
+
+double now_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+EngineBot bot_from_bundle(const std::string& dir, const Arguments& args,
+                          const std::string& device) {
+  BotBundle bundle = load_bot(dir);
+  if (auto name = args.value("--variant"); name && *name != bundle.variant->name)
+    throw UsageError("--variant " + *name + ": the bot in " + dir + " plays " +
+                     bundle.variant->name);
+  std::vector<std::string> overrides = args.values("--set");
+  if (!overrides.empty()) {
+    // The run's options first, then the command line's, on the bundle's copy of the file.
+    std::vector<std::string> all = bundle.manifest.variant_options;
+    all.insert(all.end(), overrides.begin(), overrides.end());
+    bundle.variant = load_variant_file(dir + "/variant.toml", all);
+    for (const std::string& o : overrides) std::cerr << "note: variant option " << o << "\n";
+  }
+  EngineBot bot;
+  bot.variant = bundle.variant;
+  bot.evaluator = make_bot_evaluator(bundle, device);
+  bot.search = bundle.search;
+  bot.name =
+      "FairyZero " + bundle.variant->name + " gen " + std::to_string(bundle.manifest.generation);
+  return bot;
+}
+
+}  // namespace
+
+EngineBot engine_bot_from_args(const Arguments& args) {
+  if (args.positional().size() != 1)
+    throw UsageError("give one bot: BOT_DIR, a checkpoint FILE.pt, or uniform|material");
+  const std::string& spec = args.positional()[0];
+  const std::string device = args.value("--device").value_or("cpu");
+  EngineBot bot;
+  if (is_bot_bundle(spec)) {
+    bot = bot_from_bundle(spec, args, device);
+  } else if (spec == "uniform" || spec == "material" || spec.ends_with(".pt")) {
+    std::optional<std::string> variant = args.value("--variant");
+    if (!variant) throw UsageError("the bot '" + spec + "' needs --variant NAME");
+    bot.variant = load_variant_for_user(*variant, args.values("--set"));
+    bot.evaluator = make_evaluator(spec, bot.variant, device);
+    bot.name = "FairyZero " + (spec.ends_with(".pt") ? std::string("network") : spec);
+  } else {
+    throw UsageError("'" + spec +
+                     "' is not a bot folder (no manifest.toml; make one with fairyzero export), "
+                     "a checkpoint .pt, uniform or material");
+  }
+  bot.search.playouts = static_cast<int>(args.integer("--playouts", bot.search.playouts));
+  bot.search.threads = static_cast<int>(args.integer("--threads", bot.search.threads));
+  if (bot.search.playouts < 1) throw UsageError("--playouts must be at least 1");
+  if (bot.search.threads < 1) throw UsageError("--threads must be at least 1");
+  bot.search.params.threads = bot.search.threads;
+  bot.search.params.root_noise = false;
+  return bot;
+}
+
+void require_two_players(const Variant& variant, const std::string& protocol) {
+  if (variant.seat_count() == 2 && variant.army_count() == 2) return;
+  throw std::runtime_error(protocol + " is a two-player protocol, and " + variant.name + " has " +
+                           std::to_string(variant.seat_count()) + " seats over " +
+                           std::to_string(variant.army_count()) +
+                           " armies; play it with `fairyzero play " + variant.name + "`");
+}
+
+void EngineOutput::line(const std::string& text) {
+  std::lock_guard lock(mutex_);
+  out_ << text << std::endl;
+}
+
+EngineSession::EngineSession(EngineBot bot)
+    : bot_(std::move(bot)),
+      params_(bot_.search.params),
+      start_(bot_.variant),
+      position_(bot_.variant) {
+  params_.threads = bot_.search.threads;
+  params_.root_noise = false;
+  rebuild_search();
+}
+
+EngineSession::~EngineSession() { abort(); }
+
+void EngineSession::rebuild_search() {
+  search_ = std::make_unique<Search>(position_, *bot_.evaluator, params_);
+}
+
+void EngineSession::new_game() { set_game(Position(bot_.variant), {}); }
+
+void EngineSession::set_game(const Position& start, const std::vector<Move>& moves) {
+  bool continues = start.fen() == start_.fen() && moves.size() >= moves_.size() &&
+                   std::equal(moves_.begin(), moves_.end(), moves.begin());
+  if (continues) {
+    for (size_t i = moves_.size(); i < moves.size(); ++i) play(moves[i]);
+    return;
+  }
+  start_ = start;
+  position_ = start;
+  moves_.clear();
+  for (Move m : moves) {
+    position_.play(m);
+    moves_.push_back(m);
+  }
+  search_->set_position(position_);
+}
+
+void EngineSession::play(Move m) {
+  position_.play(m);
+  moves_.push_back(m);
+  search_->play(m);
+}
+
+bool EngineSession::undo() {
+  if (moves_.empty()) return false;
+  moves_.pop_back();
+  position_.undo();
+  search_->set_position(position_);
+  return true;
+}
+
+void EngineSession::set_threads(int threads) {
+  params_.threads = std::max(1, threads);
+  rebuild_search();
+}
+
+void EngineSession::start(const SearchLimits& limits, bool infinite, SearchCallbacks callbacks) {
+  wait();
+  {
+    std::lock_guard lock(stop_mutex_);
+    stop_requested_ = false;
+    aborted_ = false;
+  }
+  thread_done_ = false;
+  thread_ = std::thread(&EngineSession::run, this, limits, infinite, std::move(callbacks));
+}
+
+void EngineSession::run(SearchLimits limits, bool infinite, const SearchCallbacks& callbacks) {
+  const size_t max_nodes = static_cast<size_t>(tree_limit_mb_) * (1 << 20) / sizeof(Node);
+  // A tree kept from earlier moves that already fills the limit would stop this search at once.
+  if (search_->result().tree_nodes >= max_nodes) search_->set_position(position_);
+  double next_report = now_seconds() + callbacks.report_seconds;
+  // Called by one worker at a time: repeats a stop() that came before the search began (run()
+  // clears the Search's own flag), enforces the tree limit and paces the progress reports.
+  auto watch = [&](const SearchResult& r) {
+    {
+      std::lock_guard lock(stop_mutex_);
+      if (stop_requested_) search_->stop();
+    }
+    if (r.tree_nodes >= max_nodes) search_->stop();
+    double now = now_seconds();
+    if (callbacks.progress && now >= next_report) {
+      callbacks.progress(r);
+      next_report = now + callbacks.report_seconds;
+    }
+  };
+  try {
+    SearchResult result = search_->run(limits, watch, 0.05);
+    std::unique_lock lock(stop_mutex_);
+    if (infinite) stop_signal_.wait(lock, [&] { return stop_requested_; });
+    bool report = !aborted_;
+    lock.unlock();
+    if (report && callbacks.finished) callbacks.finished(result);
+  } catch (const std::exception& e) {
+    if (callbacks.failed) callbacks.failed(e.what());
+  }
+  thread_done_ = true;
+}
+
+void EngineSession::stop() {
+  {
+    std::lock_guard lock(stop_mutex_);
+    stop_requested_ = true;
+  }
+  stop_signal_.notify_all();
+  search_->stop();
+}
+
+void EngineSession::abort() {
+  {
+    std::lock_guard lock(stop_mutex_);
+    aborted_ = true;
+  }
+  stop();
+  wait();
+}
+
+void EngineSession::wait() {
+  if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
+}
+
+EngineScore engine_score(const SearchResult& r) {
+  float s = r.wdl[0] + r.wdl[1] / 2;
+  int plies = static_cast<int>(r.principal_variation.size());
+  if (r.proven && s >= 1.0f) return {true, std::max(1, (plies + 1) / 2)};
+  if (r.proven && s <= 0.0f) return {true, -std::max(1, plies / 2)};
+  if (r.proven) return {false, 0};
+  double p = std::clamp(static_cast<double>(s), 1e-6, 1 - 1e-6);
+  double cp = 400 * std::log10(p / (1 - p));
+  return {false, static_cast<int>(std::lround(std::clamp(cp, -2000.0, 2000.0)))};
+}
+
+int engine_depth(const SearchResult& r) {
+  return std::max(1, static_cast<int>(std::floor(std::log2(std::max(1, r.root_visits)))));
+}
+
+int playouts_for_depth(int depth) { return 1 << std::clamp(depth, 1, 30); }
+
+double think_seconds(double remaining, double increment, int moves_to_go, double overhead) {
+  double share = remaining / (moves_to_go > 0 ? moves_to_go + 1 : 30) + 0.75 * increment;
+  return std::max(0.01, std::min(share, remaining / 2 - overhead));
+}
+
+}  // namespace fairyzero

@@ -1,0 +1,29 @@
+// `fairyzero export RUN_DIR --out BOT_DIR [--checkpoint FILE]`: a training run's network as a
+// bot folder that `fairyzero uci` and `fairyzero xboard` play (training/bot_bundle.h).
+#include <iostream>
+
+#include "apps/arguments.h"
+#include "apps/commands.h"
+#include "training/bot_bundle.h"
+
+namespace fairyzero {
+
+int export_command(const CommandArgs& raw) {
+  Arguments args(raw, {"--out", "--checkpoint"}, {});
+  if (args.positional().size() != 1 || !args.value("--out"))
+    throw UsageError("give a training run folder and --out BOT_DIR");
+  BotBundle bot =
+      export_bot(args.positional()[0], *args.value("--out"), args.value("--checkpoint"));
+  const BotManifest& m = bot.manifest;
+  std::cout << "wrote " << bot.dir << ": " << m.variant << " bot, generation " << m.generation
+            << ", " << m.training_steps << " training steps, from " << m.source_run << "\n";
+  for (const std::string& option : m.variant_options)
+    std::cout << "  variant option " << option << "\n";
+  std::cout << "  manifest.toml variant.toml network.pt network.toml search.toml ("
+            << bot.search.playouts << " playouts by default)\n"
+            << "play it: fairyzero uci " << bot.dir << "   or   fairyzero xboard " << bot.dir
+            << "\n";
+  return 0;
+}
+
+}  // namespace fairyzero

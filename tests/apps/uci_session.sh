@@ -1,0 +1,101 @@
+#!/bin/bash
+# `fairyzero uci` through a pipe, as a GUI drives it: handshake, position + go → a legal bestmove,
+# go infinite answered only after stop, a mate found and scored, malformed and unknown commands
+# answered without a crash, an illegal move reported, a bot exported from a tiny untrained network
+# playing, and a four-player variant refused. Usage: uci_session.sh path/to/fairyzero
+set -euo pipefail
+bin=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+out=""
+fail() {
+  echo "FAIL: $1"
+  echo "$out" | tail -40
+  exit 1
+}
+# Prints each argument as a line for the engine; "sleep S" pauses instead.
+feed() {
+  for line in "$@"; do
+    case $line in
+      "sleep "*) sleep "${line#sleep }" ;;
+      *) printf '%s\n' "$line" ;;
+    esac
+  done
+}
+bestmove() { grep '^bestmove ' <<<"$out" | tail -1 | cut -d' ' -f2; }
+# legal VARIANT FEN MOVE: is MOVE a legal move there?
+legal() { "$bin" perft "$1" --fen "$2" 1 --divide | grep -q "^$3: "; }
+
+out=$(feed uci isready | timeout 10 "$bin" uci uniform --variant chess 2>&1)
+grep -q "^id name FairyZero uniform$" <<<"$out" || fail "no id name"
+grep -q "^option name UCI_Variant type combo default chess var chess$" <<<"$out" ||
+  fail "no UCI_Variant option"
+grep -q "^option name Threads type spin" <<<"$out" || fail "no Threads option"
+grep -q "^option name Hash type spin" <<<"$out" || fail "no Hash option"
+grep -q "^option name Playouts type spin default 800" <<<"$out" || fail "no Playouts option"
+grep -q "^uciok$" <<<"$out" || fail "no uciok"
+grep -q "^readyok$" <<<"$out" || fail "no readyok"
+
+fen="r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+out=$(feed uci "position fen $fen" "go nodes 200" | timeout 10 "$bin" uci material --variant chess)
+info='^info depth [0-9]* seldepth [0-9]* nodes [0-9]* nps [0-9]* time [0-9]* hashfull [0-9]*'
+grep -q "$info score cp -\?[0-9]* pv " <<<"$out" ||
+  fail "no info line before bestmove"
+legal chess "$fen" "$(bestmove)" || fail "bestmove $(bestmove) is not legal"
+
+out=$(feed uci "position startpos moves e2e4 e7e5" "go movetime 200" |
+  timeout 10 "$bin" uci material --variant chess)
+legal chess "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2" "$(bestmove)" ||
+  fail "bestmove $(bestmove) after e2e4 e7e5 is not legal"
+
+out=$(feed uci "position startpos" "go infinite" "sleep 0.6" isready "sleep 0.2" stop "sleep 0.2" |
+  timeout 10 "$bin" uci uniform --variant chess)
+grep -q "^bestmove " <<<"$out" || fail "no bestmove after go infinite and stop"
+line_of() { grep -n -m1 "$1" <<<"$out" | cut -d: -f1; }
+[[ $(line_of "^readyok") -lt $(line_of "^bestmove") ]] ||
+  fail "go infinite answered before stop"
+
+out=$(feed uci "position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1" "go wtime 2000 btime 2000 winc 0 binc 0" |
+  timeout 10 "$bin" uci uniform --variant chess)
+[[ $(bestmove) == a1a8 ]] || fail "the mate in one was not played"
+grep -q "score mate 1 " <<<"$out" || fail "the mate is not scored as mate 1"
+
+out=$(feed uci "position fen not a fen" "go nodes x" "setoption name Threads value -3" \
+  "setoption name Warp value 9" "setoption name UCI_Variant value shogi" "frobnicate now" \
+  "position startpos moves e2e4 e2e4" "go nodes 50" isready |
+  timeout 10 "$bin" uci uniform --variant chess 2>&1) || fail "the engine died on bad input"
+grep -q "^info string error: position: bad FEN" <<<"$out" || fail "a bad FEN is not reported"
+grep -q "^info string error: go nodes: 'x' is not a whole number" <<<"$out" ||
+  fail "a bad number is not reported"
+grep -q "^info string error: Threads must be a whole number from 1" <<<"$out" ||
+  fail "a bad option value is not reported"
+grep -q "^info string unknown option: Warp" <<<"$out" || fail "an unknown option is not reported"
+grep -q "^info string error: this bot plays only chess; UCI_Variant shogi" <<<"$out" ||
+  fail "another variant is not refused"
+grep -q "^info string unknown command: frobnicate now" <<<"$out" ||
+  fail "an unknown command is not reported"
+grep -q "^info string error: illegal move e2e4 .*position kept after 1 moves" <<<"$out" ||
+  fail "the illegal move is not reported"
+legal chess "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1" "$(bestmove)" ||
+  fail "after an illegal move the position is not the last legal one"
+grep -q "^readyok$" <<<"$out" || fail "no readyok after bad input"
+
+# An exported bot: a tiny untrained network in a fake run folder.
+mkdir -p "$work/run/checkpoints"
+"$bin" new-network chess --out "$work/run/checkpoints/gen-0001.pt" --blocks 1 --filters 8 \
+  --policy-dim 8 --value-hidden 8 >/dev/null
+printf '[run]\nvariant = "chess"\n' >"$work/run/config.toml"
+out=$("$bin" export "$work/run" --out "$work/bot" 2>&1) || fail "export failed"
+grep -q "chess bot, generation 1, 0 training steps" <<<"$out" || fail "export does not say what it wrote"
+out=$(feed uci "position startpos moves d2d4" "go nodes 40" | timeout 20 "$bin" uci "$work/bot" 2>&1)
+grep -q "^id name FairyZero chess gen 1$" <<<"$out" || fail "the bot does not name itself"
+legal chess "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1" "$(bestmove)" ||
+  fail "the exported bot's bestmove $(bestmove) is not legal"
+
+out=$(feed uci "go infinite" "sleep 0.3" quit | timeout 5 "$bin" uci uniform --variant chess) ||
+  fail "quit during a search did not end the engine"
+
+out=$("$bin" uci material --variant irwell </dev/null 2>&1) && fail "a four-player variant was accepted"
+grep -q "UCI is a two-player protocol, and irwell has 4 seats" <<<"$out" ||
+  fail "the four-player refusal does not say why"
+echo "uci session: OK"

@@ -1,0 +1,73 @@
+// An exported bot: a folder holding a trained network with everything needed to play it
+// anywhere — the variant definition it was trained on, default search settings and a manifest.
+//
+//   BOT_DIR/manifest.toml   format version, variant name, variant options (--set), training
+//                           steps, generation, source run, export date, strength estimate
+//   BOT_DIR/variant.toml    the variant file the run used (a copy), loaded with the options
+//   BOT_DIR/network.pt      the checkpoint (weights + network config + shapes, nn/checkpoint.h)
+//   BOT_DIR/network.toml    the network config, readable without LibTorch
+//   BOT_DIR/search.toml     default search settings (playouts, threads, cpuct, ...)
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/variant.h"
+#include "mcts/evaluator.h"
+#include "mcts/tree.h"
+
+namespace fairyzero {
+
+// A bundle that cannot be used: a missing part, a malformed file, or parts that disagree (the
+// checkpoint made for another variant, a manifest naming another network). The message names the
+// file and the problem.
+class BotBundleError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct BotManifest {
+  int format = 1;
+  std::string variant;                       // Variant::name
+  std::vector<std::string> variant_options;  // the run's --set overrides
+  int64_t training_steps = 0;
+  int generation = 0;
+  std::string source_run;                // the RUN_DIR it came from
+  std::string exported;                  // ISO date and time of export
+  std::optional<double> elo_vs_uniform;  // strength estimate when known (arena), else unset
+};
+
+struct BotSearchDefaults {
+  int playouts = 800;
+  int threads = 1;
+  SearchParams params;  // cpuct, fpu, ... (root_noise off)
+};
+
+struct BotBundle {
+  std::string dir;
+  BotManifest manifest;
+  VariantPtr variant;
+  std::string checkpoint;  // BOT_DIR/network.pt
+  BotSearchDefaults search;
+};
+
+// Is `path` a bot folder (it has a manifest.toml)?
+bool is_bot_bundle(const std::string& path);
+
+// Writes BOT_DIR from a training run: the newest checkpoint in RUN_DIR/checkpoints (or
+// `checkpoint` when given), the run's variant file and options from RUN_DIR/config.toml.
+// Refuses to overwrite a non-empty BOT_DIR that is not a bot. Throws BotBundleError.
+BotBundle export_bot(const std::string& run_dir, const std::string& bot_dir,
+                     const std::optional<std::string>& checkpoint = std::nullopt);
+
+// Reads and cross-checks a bundle: the variant loads, the checkpoint's variant name, encoder
+// version and shapes fit it, the manifest names the same variant. Throws BotBundleError.
+BotBundle load_bot(const std::string& bot_dir);
+
+// The bundle's network as an evaluator on `device` ("cpu" or "cuda").
+std::unique_ptr<Evaluator> make_bot_evaluator(const BotBundle& bot, const std::string& device);
+
+}  // namespace fairyzero
