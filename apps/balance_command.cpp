@@ -1,10 +1,13 @@
 // `fairyzero balance VARIANT [VARIANT...] --bot SPEC [--bot SPEC...]`: self-play with each bot on
-// every seat of each variant at each strength, then the balance report (docs/BALANCE.md).
+// every seat of each variant at each strength (--seat-bot, --seat-visits give single seats other
+// agents), then the balance report (docs/BALANCE.md).
 #include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
 #include <iostream>
+#include <map>
+#include <optional>
 #include <sstream>
 
 #include "apps/arguments.h"
@@ -108,16 +111,78 @@ BalanceConfig config_from(const Arguments& args) {
   return c;
 }
 
-// Plays one column, printing progress about every two seconds, and appends its games.
-BalanceColumn play_column(LoadedBot& bot, int playouts, const BalanceConfig& base,
-                          const std::string& games_file, const std::string& prefix) {
+// Seats given other agents than the column's bot: --seat-bot SEAT=SPEC, --seat-visits SEAT=N.
+struct SeatOverride {
+  std::optional<LoadedBot> bot;
+  std::optional<int> playouts;
+};
+using SeatOverrides = std::map<int, SeatOverride>;
+
+// SEAT is a seat's name or its index (0-based, in the variant's seat order).
+int parse_seat(const std::string& text, const Variant& variant, const std::string& option) {
+  for (int s = 0; s < variant.seat_count(); ++s)
+    if (variant.seats[s].name == text) return s;
+  if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos) {
+    const long long s = Arguments::parse_integer(text, option);
+    if (s < variant.seat_count()) return static_cast<int>(s);
+  }
+  std::string names;
+  for (const Seat& seat : variant.seats) names += (names.empty() ? "" : ", ") + seat.name;
+  throw UsageError(option + " " + text + ": " + variant.name + " has seats " + names +
+                   " (or their indices from 0)");
+}
+
+std::pair<std::string, std::string> split_assignment(const std::string& text,
+                                                     const std::string& option) {
+  const size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+    throw UsageError(option + " wants SEAT=VALUE, not '" + text + "'");
+  return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
+SeatOverrides seat_overrides_for(const VariantPtr& variant, const Arguments& args) {
+  SeatOverrides out;
+  for (const std::string& a : args.values("--seat-bot")) {
+    const auto [seat, spec] = split_assignment(a, "--seat-bot");
+    out[parse_seat(seat, *variant, "--seat-bot")].bot = load_bot_for(spec, variant, args);
+  }
+  for (const std::string& a : args.values("--seat-visits")) {
+    const auto [seat, n] = split_assignment(a, "--seat-visits");
+    const long long playouts = Arguments::parse_integer(n, "--seat-visits");
+    if (playouts < 1) throw UsageError("--seat-visits values must be at least 1");
+    out[parse_seat(seat, *variant, "--seat-visits")].playouts = static_cast<int>(playouts);
+  }
+  return out;
+}
+
+std::string estimate_text(const Estimate& e) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.3f [%.3f, %.3f]", e.value, e.low, e.high);
+  return text;
+}
+
+// Plays one column, printing progress about every two seconds, and appends its games. The seats
+// in `overrides` get their own bot or playouts; the rest play `bot` at `playouts`.
+BalanceColumn play_column(LoadedBot& bot, int playouts, SeatOverrides& overrides,
+                          const BalanceConfig& base, const std::string& games_file,
+                          const std::string& prefix) {
   BalanceConfig config = base;
   config.playouts = playouts;
-  const std::string strength = bot.label + "@" + std::to_string(playouts);
+  const std::string bot_strength = bot.label + "@" + std::to_string(playouts);
+  std::vector<SeatAgent> seats(bot.variant->seat_count(),
+                               SeatAgent{bot.evaluator.get(), playouts, bot_strength});
+  std::string strength = bot_strength;
+  for (auto& [seat, o] : overrides) {
+    LoadedBot& seat_bot = o.bot ? *o.bot : bot;
+    const int n = o.playouts.value_or(playouts);
+    seats[seat] = {seat_bot.evaluator.get(), n, seat_bot.label + "@" + std::to_string(n)};
+    strength += (strength == bot_strength ? " with " : ", ") + bot.variant->seats[seat].name + "=" +
+                seats[seat].label;
+  }
   const std::string name = prefix + bot.variant->name + " " + strength + ": ";
   double next_report = 0;
-  std::vector<BalanceGame> games = play_balance_games(
-      bot.variant, *bot.evaluator, strength, config, [&](const BalanceProgress& p) {
+  std::vector<BalanceGame> games =
+      play_balance_games(bot.variant, seats, strength, config, [&](const BalanceProgress& p) {
         if (p.seconds < next_report && p.done < p.total) return;
         next_report = p.seconds + 2;
         std::cout << name << describe_progress(p) << std::endl;
@@ -131,7 +196,9 @@ BalanceColumn play_column(LoadedBot& bot, int playouts, const BalanceConfig& bas
                 "first-move advantage %+.3f [%+.3f, %+.3f], draw rate %.3f, mean length %.1f plies",
                 s.first_move_advantage.value, s.first_move_advantage.low,
                 s.first_move_advantage.high, s.draws.rate.value, s.length.mean);
-  std::cout << name << summary << std::endl;
+  std::string teams;
+  for (const TeamScore& t : s.teams) teams += ", team " + t.team + " " + estimate_text(t.score);
+  std::cout << name << summary << teams << std::endl;
   return column;
 }
 
@@ -140,8 +207,9 @@ BalanceColumn play_column(LoadedBot& bot, int playouts, const BalanceConfig& bas
 int balance_command(const CommandArgs& raw) {
   Arguments args(raw,
                  {"--bot", "--visits", "--games", "--concurrency", "--threads", "--seed", "--out",
-                  "--set", "--max-plies", "--opening-plies", "--material-every", "--device"},
-                 {"--no-plots"});
+                  "--set", "--max-plies", "--opening-plies", "--material-every", "--device",
+                  "--seat-bot", "--seat-visits"},
+                 {"--no-plots", "--no-baseline"});
   if (args.positional().empty()) throw UsageError("give at least one variant");
   const std::vector<std::string> bot_specs = args.values("--bot");
   if (bot_specs.empty())
@@ -149,21 +217,34 @@ int balance_command(const CommandArgs& raw) {
   const BalanceConfig config = config_from(args);
   // Load everything first, so a bad bot or variant fails before hours of play.
   std::vector<LoadedBot> bots;
+  std::vector<SeatOverrides> overrides;  // per bot (the same seats for every bot of a variant)
   for (const std::string& name : args.positional()) {
     VariantPtr variant = load_variant_for_user(name, args.values("--set"));
-    for (const std::string& spec : bot_specs) bots.push_back(load_bot_for(spec, variant, args));
+    for (const std::string& spec : bot_specs) {
+      bots.push_back(load_bot_for(spec, variant, args));
+      overrides.push_back(seat_overrides_for(variant, args));
+    }
   }
+  // With seat overrides each strength is also played plainly first, the baseline the report
+  // compares the teams against (unless --no-baseline).
+  const bool baseline = !args.flag("--no-baseline");
   const std::string out_dir = args.value("--out").value_or(default_out_dir());
   fs::create_directories(out_dir);
   const std::string games_file = (fs::path(out_dir) / "games.jsonl").string();
   fs::remove(games_file);  // a fresh record for this run
   size_t total = 0, done = 0;
-  for (const LoadedBot& bot : bots) total += bot.playouts.size();
+  for (size_t b = 0; b < bots.size(); ++b)
+    total += bots[b].playouts.size() * (overrides[b].empty() || !baseline ? 1 : 2);
   std::vector<BalanceColumn> columns;
-  for (LoadedBot& bot : bots)
-    for (int playouts : bot.playouts) {
-      const std::string prefix = "[" + std::to_string(++done) + "/" + std::to_string(total) + "] ";
-      columns.push_back(play_column(bot, playouts, config, games_file, prefix));
+  SeatOverrides none;
+  for (size_t b = 0; b < bots.size(); ++b)
+    for (int playouts : bots[b].playouts) {
+      auto prefix = [&] {
+        return "[" + std::to_string(++done) + "/" + std::to_string(total) + "] ";
+      };
+      if (!overrides[b].empty() && baseline)
+        columns.push_back(play_column(bots[b], playouts, none, config, games_file, prefix()));
+      columns.push_back(play_column(bots[b], playouts, overrides[b], config, games_file, prefix()));
     }
 
   BalanceReportSettings settings;

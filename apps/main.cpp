@@ -51,7 +51,9 @@ const Subcommand kSubcommands[] = {
     {"balance", fairyzero::balance_command,
      "balance VARIANT [VARIANT...] --bot uniform|material|CHECKPOINT|BOT_DIR [--bot ...]\n"
      "            [--visits N[,N...]] [--games N] [--concurrency N] [--threads N] [--seed N]\n"
-     "            [--opening-plies N] [--max-plies N] [--device cpu|cuda] [--out DIR] [--no-plots]",
+     "            [--opening-plies N] [--max-plies N] [--device cpu|cuda] [--out DIR] "
+     "[--no-plots]\n"
+     "            [--seat-bot SEAT=SPEC ...] [--seat-visits SEAT=N ...] [--no-baseline]",
      "self-play a variant with one bot on every seat and write a balance report (Markdown, HTML, "
      "plots)"},
     {"arena", fairyzero::arena_command,

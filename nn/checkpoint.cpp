@@ -75,6 +75,8 @@ CheckpointInfo read_info(torch::serialize::InputArchive& archive, const std::str
   info.shape.value_heads = static_cast<int>(get_int("value_heads"));
   info.policy_size = get_int("policy_size");
   info.step = get_int("step");
+  c10::IValue seat;  // optional: absent in shared networks' files
+  if (archive.try_read("fairyzero_seat", seat) && seat.isString()) info.seat = seat.toStringRef();
   return info;
 }
 
@@ -101,8 +103,13 @@ std::string differences(const CheckpointInfo& info, const Encoder& encoder) {
 }
 
 CheckpointInfo checked_info(torch::serialize::InputArchive& archive, const std::string& path,
-                            const VariantPtr& variant) {
+                            const VariantPtr& variant, const std::string& seat) {
   CheckpointInfo info = read_info(archive, path);
+  if (!seat.empty() && info.seat != seat)
+    throw CheckpointError("checkpoint '" + path + "' is " +
+                          (info.seat.empty() ? std::string("a shared network")
+                                             : "the network of seat '" + info.seat + "'") +
+                          ", not one of seat '" + seat + "'");
   Encoder encoder(variant);
   std::string diff = differences(info, encoder);
   if (!diff.empty())
@@ -134,7 +141,7 @@ void load_weights(torch::serialize::InputArchive& archive, const std::string& pa
 }  // namespace
 
 void save_checkpoint(const std::string& path, const NetworkImpl& network, const Encoder& encoder,
-                     int64_t step) {
+                     int64_t step, const std::string& seat) {
   if (network.shape() != encoder.network_shape())
     throw CheckpointError("save_checkpoint('" + path +
                           "'): the network's shape is not the one "
@@ -159,6 +166,7 @@ void save_checkpoint(const std::string& path, const NetworkImpl& network, const 
   write_int(archive, "value_heads", s.value_heads);
   write_int(archive, "policy_size", encoder.policy_size());
   write_int(archive, "step", step);
+  if (!seat.empty()) archive.write("fairyzero_seat", c10::IValue(seat));
 
   // A name no other writer (thread or process) uses, in the same folder so rename is atomic.
   static std::atomic<int> counter{0};
@@ -187,9 +195,10 @@ CheckpointInfo read_checkpoint_info(const std::string& path) {
   return read_info(archive, path);
 }
 
-std::shared_ptr<NetworkImpl> load_checkpoint(const std::string& path, const VariantPtr& variant) {
+std::shared_ptr<NetworkImpl> load_checkpoint(const std::string& path, const VariantPtr& variant,
+                                             const std::string& seat) {
   torch::serialize::InputArchive archive = open_archive(path);
-  CheckpointInfo info = checked_info(archive, path, variant);
+  CheckpointInfo info = checked_info(archive, path, variant, seat);
   std::shared_ptr<NetworkImpl> network;
   try {
     network = std::make_shared<NetworkImpl>(info.config, info.shape);
@@ -200,10 +209,10 @@ std::shared_ptr<NetworkImpl> load_checkpoint(const std::string& path, const Vari
   return network;
 }
 
-void load_checkpoint_into(const std::string& path, const VariantPtr& variant,
-                          NetworkImpl& network) {
+void load_checkpoint_into(const std::string& path, const VariantPtr& variant, NetworkImpl& network,
+                          const std::string& seat) {
   torch::serialize::InputArchive archive = open_archive(path);
-  CheckpointInfo info = checked_info(archive, path, variant);
+  CheckpointInfo info = checked_info(archive, path, variant, seat);
   std::ostringstream diff;
   const NetworkConfig& have = info.config;
   const NetworkConfig& want = network.config();

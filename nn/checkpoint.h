@@ -30,24 +30,32 @@ struct CheckpointInfo {
   NetworkShape shape;
   int64_t policy_size = 0;
   int64_t step = 0;  // the trainer's counter when it was written (0 when not given)
+  // The seat a per-seat network plays (Seat::name, `[agents] networks = "per-seat"`); empty for
+  // a network shared by all seats (and in files written before seats were recorded).
+  std::string seat;
 };
 
 // Writes weights (and batch-norm statistics) plus metadata. Atomic: writes a temporary file in
 // the same folder and renames it over `path`, so readers never see half a checkpoint. The
 // network may live on any device; it is not modified. Throws CheckpointError.
+// `seat` names the seat a per-seat network serves (empty: shared).
 void save_checkpoint(const std::string& path, const NetworkImpl& network, const Encoder& encoder,
-                     int64_t step = 0);
+                     int64_t step = 0, const std::string& seat = "");
 
 // Reads the metadata only. Throws CheckpointError for a missing, truncated or foreign file.
 CheckpointInfo read_checkpoint_info(const std::string& path);
 
 // Builds a network from the stored config and loads its weights, on the CPU, in training mode
 // (call ->eval() for inference). Throws CheckpointError when the file does not fit `variant`
-// (name, encoder version, planes, board, policy or value shape).
-std::shared_ptr<NetworkImpl> load_checkpoint(const std::string& path, const VariantPtr& variant);
+// (name, encoder version, planes, board, policy or value shape). A non-empty `seat` also asks
+// that the file was written for that seat: a shared or other seat's network is refused.
+std::shared_ptr<NetworkImpl> load_checkpoint(const std::string& path, const VariantPtr& variant,
+                                             const std::string& seat = "");
 
 // Loads weights into an existing network, which must have the checkpoint's config and shape;
 // otherwise throws CheckpointError listing each difference. Tensors keep their device.
-void load_checkpoint_into(const std::string& path, const VariantPtr& variant, NetworkImpl& network);
+// `seat` as for load_checkpoint.
+void load_checkpoint_into(const std::string& path, const VariantPtr& variant, NetworkImpl& network,
+                          const std::string& seat = "");
 
 }  // namespace fairyzero

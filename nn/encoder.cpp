@@ -18,6 +18,7 @@ Encoder::Encoder(VariantPtr variant) : variant_(std::move(variant)) {
   types_ = v.piece_count();
   teams_ = 0;
   for (int t : v.team_of_army) teams_ = std::max(teams_, t + 1);
+  seats_ = v.seat_count();
 
   for (const auto& [name, cells] : g.zones()) {  // std::map: name order
     zone_names_.push_back(name);
@@ -31,7 +32,7 @@ Encoder::Encoder(VariantPtr variant) : variant_(std::move(variant)) {
   hand_plane_ = armies_ * types_;
   ones_plane_ = hand_plane_ + armies_ * types_;
   seat_plane_ = ones_plane_ + 2 + static_cast<int>(zone_names_.size());
-  castling_plane_ = seat_plane_ + v.seat_count();
+  castling_plane_ = lock_plane() + 1;
   en_passant_plane_ = castling_plane_ + static_cast<int>(v.castling.size());
   plane_count_ = en_passant_plane_ + 4;
 
@@ -91,6 +92,12 @@ void Encoder::encode(const Position& pos, float* out) const {
   for (size_t z = 0; z < zone_cells_.size(); ++z)
     for (Cell c : zone_cells_[z]) plane(zone_plane(static_cast<int>(z)))[frame_cell(c, flip)] = 1;
   fill(seat_plane(pos.seat_to_move()), 1);
+  for (int s = 0; s < seats_; ++s)
+    if (pos.seat_in_game(s)) fill(in_game_plane(s), 1);
+  if (const int partner = v.partner_of(pos.seat_to_move()); partner >= 0)
+    fill(partner_plane(partner), 1);
+  if (const Cell locked = pos.locked_cell(mover); locked != kNoCell)
+    plane(lock_plane())[frame_cell(locked, flip)] = 1;
   for (int r = 0; r < static_cast<int>(v.castling.size()); ++r)
     if (pos.castling_rights() >> r & 1) fill(castling_plane(r), 1);
   if (pos.en_passant_cell() != kNoCell)
@@ -124,6 +131,13 @@ Move Encoder::move_of_index(const Position& pos, int index) const {
 
 std::array<float, kMaxSeats> Encoder::seat_values(const Position& pos, const float* wdl) const {
   std::array<float, kMaxSeats> values{};
+  if (individual_heads()) {
+    for (int s = 0; s < seats_; ++s) {
+      const int head = (s - pos.seat_to_move() + seats_) % seats_;
+      values[s] = wdl[3 * head] + wdl[3 * head + 1] / 2;
+    }
+    return values;
+  }
   const int mover_team = team_of_seat(pos.seat_to_move());
   for (int s = 0; s < variant_->seat_count(); ++s) {
     const int head = (team_of_seat(s) - mover_team + teams_) % teams_;
@@ -143,10 +157,19 @@ void Encoder::value_target(const Position& pos, const Outcome& outcome, float* o
 
 void Encoder::value_target(int seat_to_move, const Outcome& outcome, float* out) const {
   const Variant& v = *variant_;
+  if (individual_heads()) {
+    for (int h = 0; h < seats_; ++h) {
+      const float score = static_cast<float>(outcome.individual[(seat_to_move + h) % seats_]);
+      out[3 * h] = score;
+      out[3 * h + 1] = 0;
+      out[3 * h + 2] = 1 - score;
+    }
+    return;
+  }
   const int mover_team = team_of_seat(seat_to_move);
   for (int h = 0; h < value_heads(); ++h) {
     const int team = (mover_team + h) % teams_;
-    // Partners share a score under team scoring; the mean covers individual scoring too.
+    // Partners share a team score; the mean is robust to an outcome that gives them two.
     float sum = 0;
     int n = 0;
     for (int s = 0; s < v.seat_count(); ++s)

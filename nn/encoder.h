@@ -30,6 +30,12 @@ namespace fairyzero {
 //   missing     1    1 on cells the geometry lacks (holes), 0 elsewhere
 //   zones       Z    1 on the cells of each named zone, zones in name order
 //   seat        S    constant: 1 on the plane of the seat to move (absolute seat index)
+//   in game     S    constant: 1 on the plane of each seat still in the game (absolute index;
+//                    a seat that dropped out has 0; two-seat games: always both 1)
+//   partner     S    constant: 1 on the plane of the seat to move's partner, the other seat of
+//                    its army (absolute index), whether or not it still plays; all zero when
+//                    the seat has no partner (two-seat variants)
+//   lock        1    1 on the cell of the mover's army's locked man (Rose lock), if any
 //   castling    C    constant: 1 while castling rule c is still available (absolute index)
 //   en passant  1    1 on the cell where an en-passant capture may land, if any
 //   repetition  1    constant: earlier occurrences of this position / 2, counted by hash over
@@ -49,17 +55,22 @@ namespace fairyzero {
 // position has a distinct index, except if a variant lets a king reach its castling target by
 // a normal move too (no variant here does).
 //
-// Value. The network predicts win/draw/loss per team, teams numbered relative to the mover's
-// team (head h = team (mover_team + h) % teams). With two teams one head suffices (the other
-// team's WDL is its mirror), so value_heads() = 1 for two teams, else the number of teams. A
-// team's expected score is W + D / 2.
+// Value, by the variant's scoring (Variant::scoring). A head's expected score is W + D / 2.
+//   Scoring::kTeam        win/draw/loss per team, teams numbered relative to the mover's team
+//                         (head h = team (mover_team + h) % teams). With two teams one head
+//                         suffices (the other team's WDL is its mirror), so value_heads() = 1
+//                         for two teams, else the number of teams.
+//   Scoring::kIndividual  one head per seat, seats numbered relative to the seat to move in
+//                         seat index order (head h = seat (mover + h) % S), so value_heads() = S.
+//                         A seat's score x (Outcome::individual, between 0 and 1) is the target
+//                         (x, 0, 1 - x): no draw mass, so W + D / 2 = x exactly.
 //
 // Thread safety: an Encoder is immutable after construction; all methods are const and may be
 // called from any number of threads.
 class Encoder {
  public:
   // Bump when the planes or the policy layout change; checkpoints record it.
-  static constexpr int kVersion = 1;
+  static constexpr int kVersion = 2;  // 2: in-game, partner, lock planes
 
   explicit Encoder(VariantPtr variant);
 
@@ -79,6 +90,9 @@ class Encoder {
   int missing_plane() const { return ones_plane_ + 1; }
   int zone_plane(int zone) const { return ones_plane_ + 2 + zone; }
   int seat_plane(int seat) const { return seat_plane_ + seat; }
+  int in_game_plane(int seat) const { return seat_plane_ + seats_ + seat; }
+  int partner_plane(int seat) const { return seat_plane_ + 2 * seats_ + seat; }
+  int lock_plane() const { return seat_plane_ + 3 * seats_; }
   int castling_plane(int rule) const { return castling_plane_ + rule; }
   int en_passant_plane() const { return en_passant_plane_; }
   int repetition_plane() const { return en_passant_plane_ + 1; }
@@ -112,13 +126,19 @@ class Encoder {
   Move move_of_index(const MoveList& legal, bool mirrored, int index) const;
 
   int team_count() const { return teams_; }
-  int value_heads() const { return teams_ == 2 ? 1 : teams_; }
+  bool individual_heads() const { return variant_->scoring == Scoring::kIndividual; }
+  int value_heads() const {
+    if (individual_heads()) return seats_;
+    return teams_ == 2 ? 1 : teams_;
+  }
   // Per-seat expected scores from the value head's probabilities of `pos` ([value_heads()][3],
-  // W, D, L per head, as above).
+  // W, D, L per head, as above; per team or per seat by the scoring).
   std::array<float, kMaxSeats> seat_values(const Position& pos, const float* wdl) const;
   // The training target of the value head for `pos` in a game that ended with `outcome`:
-  // writes value_heads() * 3 floats (W, D, L per head). A team scoring s gets W = max(0, 2s-1),
-  // L = max(0, 1-2s), D = the rest, so 1 / 0.5 / 0 are a plain win / draw / loss.
+  // writes value_heads() * 3 floats (W, D, L per head). Team scoring: a team scoring s
+  // (Outcome::score) gets W = max(0, 2s-1), L = max(0, 1-2s), D = the rest, so 1 / 0.5 / 0 are
+  // a plain win / draw / loss. Individual scoring: a seat scoring x (Outcome::individual) gets
+  // (x, 0, 1 - x).
   void value_target(const Position& pos, const Outcome& outcome, float* out) const;
   // The same for a position where `seat_to_move` was to move (self-play keeps only the seat).
   void value_target(int seat_to_move, const Outcome& outcome, float* out) const;
@@ -130,7 +150,7 @@ class Encoder {
   int repetitions(const Position& pos) const;
 
   VariantPtr variant_;
-  int ranks_, files_, cells_, armies_, types_, teams_;
+  int ranks_, files_, cells_, armies_, types_, teams_, seats_;
   int hand_plane_, ones_plane_, seat_plane_, castling_plane_, en_passant_plane_, plane_count_;
   std::vector<std::string> zone_names_;
   std::vector<std::vector<Cell>> zone_cells_;  // cells of each zone, unmirrored

@@ -84,6 +84,7 @@ BalanceSetup balance_setup(const Variant& v) {
     s.royal.push_back(p.royal);
   }
   s.first_seat = v.turn_order.empty() ? 0 : v.turn_order.front();
+  s.turn_order = v.turn_order;
   return s;
 }
 
@@ -342,6 +343,15 @@ BalanceStats balance_stats(const BalanceSetup& setup, std::span<const BalanceGam
   s.openings2 = opening_stats(games, 2);
   s.openings4 = opening_stats(games, 4);
   s.piece_values = fit_piece_values(setup, games, {});
+  s.team = team_balance(setup, games);
+  for (int team = 0; team < setup.team_count(); ++team) {
+    int member = -1;
+    for (size_t seat = 0; seat < setup.seat_names.size() && member < 0; ++seat)
+      if (setup.seat_team(static_cast<int>(seat)) == team) member = static_cast<int>(seat);
+    if (member < 0) continue;
+    std::vector<double>& samples = s.team_score_samples.emplace_back();
+    for (const BalanceGame& g : games) samples.push_back(g.team_score[member]);
+  }
   return s;
 }
 

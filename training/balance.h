@@ -29,6 +29,9 @@ struct BalanceGame {
   std::vector<double> team_score;  // per seat: 1 win, 0.5 draw, 0 loss (its team's result)
   std::vector<double> individual;  // per seat: the sources' ranking score (= team_score in
                                    // two-seat games)
+  std::vector<int> rank;           // per seat: 1-based individual place, ties share the best
+  std::vector<int> dropout_order;  // per seat: 0 for the first seat out, -1 still playing
+  std::vector<std::string> seat_agent;  // per seat: its bot and search, e.g. "uniform@8"
   int plies = 0;
   std::vector<MaterialSnapshot> material;  // the start (ply 0), then every few plies
 };
@@ -45,8 +48,9 @@ struct BalanceSetup {
   std::vector<int> seat_army;           // army of each seat
   std::vector<int> army_team;           // team of each army
   std::vector<std::string> piece_names;
-  std::vector<bool> royal;  // by piece type; royal types are left out of the piece values
-  int first_seat = 0;       // the seat that moves first
+  std::vector<bool> royal;      // by piece type; royal types are left out of the piece values
+  int first_seat = 0;           // the seat that moves first
+  std::vector<int> turn_order;  // seats in the order they move (empty: seat order)
   int team_count() const;
   int seat_team(int seat) const { return army_team[seat_army[seat]]; }
 };
@@ -151,6 +155,53 @@ struct PieceValueOptions {
 PieceValueFit fit_piece_values(const BalanceSetup& setup, std::span<const BalanceGame> games,
                                const PieceValueOptions& options = {});
 
+// ---- Team balance (four-seat variants; balance_team.cpp) ----
+
+// A seat's score by its place in the turn order (1st mover .. last mover).
+struct SeatOrderScore {
+  int position = 0;  // 1-based place in the turn order
+  std::string seat;
+  Estimate team, individual;
+};
+std::vector<SeatOrderScore> seat_order_scores(const BalanceSetup& setup,
+                                              std::span<const BalanceGame> games);
+
+// How often a seat is the first to drop out, over the games that record drop-outs.
+struct DropoutFirst {
+  std::string seat;
+  int first = 0, games = 0;  // games: with a drop-out record
+  Estimate share;            // Wilson interval
+};
+std::vector<DropoutFirst> dropout_first(const BalanceSetup& setup,
+                                        std::span<const BalanceGame> games);
+
+// A seat's individual ranking: mean place (1 best) and share of first places.
+struct SeatRanking {
+  std::string seat;
+  int games = 0;         // games with a rank record
+  Estimate mean_rank;    // normal interval, within [1, seats]
+  Estimate first_share;  // Wilson interval
+};
+std::vector<SeatRanking> seat_rankings(const BalanceSetup& setup,
+                                       std::span<const BalanceGame> games);
+
+// Difference of two independent means (a − b) with a 95% normal interval, √(s²a/na + s²b/nb).
+Estimate mean_difference(std::span<const double> a, std::span<const double> b);
+
+// The agents on the seats of a column ("uniform@8" each), from its first game; empty when the
+// games do not record them.
+std::vector<std::string> seat_agents(std::span<const BalanceGame> games);
+
+struct TeamBalance {
+  std::vector<SeatOrderScore> order;
+  std::vector<DropoutFirst> dropout_first;
+  std::vector<SeatRanking> ranking;
+  std::vector<std::string> agents;  // per seat
+};
+// For variants with more seats than teams; nullopt otherwise.
+std::optional<TeamBalance> team_balance(const BalanceSetup& setup,
+                                        std::span<const BalanceGame> games);
+
 // Everything the report shows for one variant at one strength.
 struct BalanceStats {
   std::string variant, strength;
@@ -163,6 +214,9 @@ struct BalanceStats {
   LengthStats length;
   OpeningStats openings2, openings4;
   PieceValueFit piece_values;
+  std::optional<TeamBalance> team;  // four-seat team variants
+  // Per seat and team, each game's scores (for differences between columns).
+  std::vector<std::vector<double>> team_score_samples;  // [team][game]
 };
 BalanceStats balance_stats(const BalanceSetup& setup, std::span<const BalanceGame> games);
 

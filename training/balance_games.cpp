@@ -22,12 +22,36 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// The distinct agents of a game and which one plays each seat.
+struct AgentPlan {
+  std::vector<SeatAgent> agents;  // distinct (evaluator, playouts)
+  std::vector<int> of_seat;       // index into agents
+  std::vector<std::string> labels;
+};
+
+AgentPlan plan_agents(const std::vector<SeatAgent>& seats) {
+  AgentPlan plan;
+  for (const SeatAgent& seat : seats) {
+    int found = -1;
+    for (size_t a = 0; a < plan.agents.size(); ++a)
+      if (plan.agents[a].evaluator == seat.evaluator && plan.agents[a].playouts == seat.playouts)
+        found = static_cast<int>(a);
+    if (found < 0) {
+      found = static_cast<int>(plan.agents.size());
+      plan.agents.push_back(seat);
+    }
+    plan.of_seat.push_back(found);
+    plan.labels.push_back(seat.label);
+  }
+  return plan;
+}
+
 // One game in progress. Its randomness comes from its index alone, so a game is the same
 // whichever thread or batch plays it.
 struct BalanceSlot {
   int index = -1;  // -1: idle
   Position position;
-  std::unique_ptr<Search> search;
+  std::vector<std::unique_ptr<Search>> searches;  // one per distinct agent
   std::mt19937_64 rng;
   BalanceGame record;
   explicit BalanceSlot(const VariantPtr& variant) : position(variant) {}
@@ -64,27 +88,33 @@ class GameLedger {
   std::chrono::steady_clock::time_point start_;
 };
 
-void start_game(BalanceSlot& slot, int index, const VariantPtr& variant, Evaluator& evaluator,
+void start_game(BalanceSlot& slot, int index, const VariantPtr& variant, const AgentPlan& plan,
                 const std::string& strength, const BalanceConfig& config) {
   slot.index = index;
   if (index < 0) return;
   const uint64_t seed = config.seed * 1000003 + static_cast<uint64_t>(index);
   slot.position = Position(variant);
-  SearchParams params;
-  params.seed = seed;
-  slot.search = std::make_unique<Search>(slot.position, evaluator, params);
+  slot.searches.clear();
+  for (size_t a = 0; a < plan.agents.size(); ++a) {
+    SearchParams params;
+    params.seed = seed + 7919 * a;  // agent 0 keeps the seed of a one-agent game
+    slot.searches.push_back(
+        std::make_unique<Search>(slot.position, *plan.agents[a].evaluator, params));
+  }
   slot.rng.seed(seed ^ 0x9e3779b97f4a7c15ull);
   slot.record = BalanceGame{};
   slot.record.variant = variant->name;
   slot.record.strength = strength;
+  slot.record.seat_agent = plan.labels;
   slot.record.material.push_back(material_of(slot.position));
 }
 
 // Plays the chosen move; returns whether the game is over (then the record is complete).
-bool advance(BalanceSlot& slot, const BalanceConfig& config) {
+bool advance(BalanceSlot& slot, const AgentPlan& plan, const BalanceConfig& config) {
   Position& pos = slot.position;
   const float temperature = pos.plies_played() < config.opening_plies ? 1.0f : 0.0f;
-  const Move move = slot.search->choose_move(temperature, slot.rng);
+  Search& mover = *slot.searches[plan.of_seat[pos.seat_to_move()]];
+  const Move move = mover.choose_move(temperature, slot.rng);
   slot.record.moves.push_back(pos.move_text(move));
   pos.play(move);
   const int ply = pos.plies_played();
@@ -96,37 +126,46 @@ bool advance(BalanceSlot& slot, const BalanceConfig& config) {
     outcome.termination = Termination::kMaxPlies;
     outcome.score.fill(0.5);
     outcome.individual.fill(0.5);
+    outcome.rank.fill(1);
     termination = kLengthCapTermination;
   }
   if (!outcome.over()) {
-    slot.search->play(move);
+    for (auto& search : slot.searches) search->play(move);
     return false;
   }
   const int seats = pos.variant().seat_count();
   slot.record.termination = termination;
   slot.record.team_score.assign(outcome.score.begin(), outcome.score.begin() + seats);
   slot.record.individual.assign(outcome.individual.begin(), outcome.individual.begin() + seats);
+  slot.record.rank.assign(outcome.rank.begin(), outcome.rank.begin() + seats);
+  for (int s = 0; s < seats; ++s) slot.record.dropout_order.push_back(pos.dropout_order(s));
   slot.record.plies = ply;
   return true;
 }
 
-void play_games(const VariantPtr& variant, Evaluator& evaluator, const std::string& strength,
+void play_games(const VariantPtr& variant, const AgentPlan& plan, const std::string& strength,
                 const BalanceConfig& config, GameLedger& ledger) {
   std::vector<BalanceSlot> slots;
   for (int i = 0; i < std::max(1, config.games_at_once); ++i) slots.emplace_back(variant);
-  for (BalanceSlot& slot : slots)
-    start_game(slot, ledger.claim(), variant, evaluator, strength, config);
+  for (BalanceSlot& slot : slots) start_game(slot, ledger.claim(), variant, plan, strength, config);
   std::vector<Search*> searches;
   while (true) {
-    searches.clear();
-    for (BalanceSlot& slot : slots)
-      if (slot.index >= 0) searches.push_back(slot.search.get());
-    if (searches.empty()) return;
-    run_batched(searches, {.playouts = config.playouts}, evaluator, 4);
+    bool any = false;
+    // One batch per agent: the games where one of its seats is to move.
+    for (size_t a = 0; a < plan.agents.size(); ++a) {
+      searches.clear();
+      for (BalanceSlot& slot : slots)
+        if (slot.index >= 0 && plan.of_seat[slot.position.seat_to_move()] == static_cast<int>(a))
+          searches.push_back(slot.searches[a].get());
+      if (searches.empty()) continue;
+      any = true;
+      run_batched(searches, {.playouts = plan.agents[a].playouts}, *plan.agents[a].evaluator, 4);
+    }
+    if (!any) return;
     for (BalanceSlot& slot : slots) {
-      if (slot.index < 0 || !advance(slot, config)) continue;
+      if (slot.index < 0 || !advance(slot, plan, config)) continue;
       ledger.finish(slot.index, std::move(slot.record));
-      start_game(slot, ledger.claim(), variant, evaluator, strength, config);
+      start_game(slot, ledger.claim(), variant, plan, strength, config);
     }
   }
 }
@@ -149,11 +188,18 @@ MaterialSnapshot material_of(const Position& pos) {
 }
 
 std::vector<BalanceGame> play_balance_games(
-    const VariantPtr& variant, Evaluator& evaluator, const std::string& strength,
+    const VariantPtr& variant, const std::vector<SeatAgent>& seats, const std::string& strength,
     const BalanceConfig& config, const std::function<void(const BalanceProgress&)>& progress) {
   if (config.games < 1) throw std::invalid_argument("balance: games must be at least 1");
-  if (config.playouts < 1) throw std::invalid_argument("balance: playouts must be at least 1");
   if (config.max_plies < 1) throw std::invalid_argument("balance: max_plies must be at least 1");
+  if (static_cast<int>(seats.size()) != variant->seat_count())
+    throw std::invalid_argument("balance: " + std::to_string(seats.size()) + " seat agents for " +
+                                std::to_string(variant->seat_count()) + " seats");
+  for (const SeatAgent& seat : seats) {
+    if (!seat.evaluator) throw std::invalid_argument("balance: a seat has no evaluator");
+    if (seat.playouts < 1) throw std::invalid_argument("balance: playouts must be at least 1");
+  }
+  const AgentPlan plan = plan_agents(seats);
   GameLedger ledger(config.games, progress);
   const int threads = std::clamp(config.threads, 1, config.games);
   std::vector<std::thread> workers;
@@ -162,7 +208,7 @@ std::vector<BalanceGame> play_balance_games(
   for (int t = 0; t < threads; ++t)
     workers.emplace_back([&] {
       try {
-        play_games(variant, evaluator, strength, config, ledger);
+        play_games(variant, plan, strength, config, ledger);
       } catch (...) {
         std::lock_guard lock(failure_mutex);
         if (!failure) failure = std::current_exception();
@@ -172,6 +218,14 @@ std::vector<BalanceGame> play_balance_games(
   for (std::thread& w : workers) w.join();
   if (failure) std::rethrow_exception(failure);
   return ledger.take();
+}
+
+std::vector<BalanceGame> play_balance_games(
+    const VariantPtr& variant, Evaluator& evaluator, const std::string& strength,
+    const BalanceConfig& config, const std::function<void(const BalanceProgress&)>& progress) {
+  const std::vector<SeatAgent> seats(variant->seat_count(),
+                                     SeatAgent{&evaluator, config.playouts, strength});
+  return play_balance_games(variant, seats, strength, config, progress);
 }
 
 std::string describe_progress(const BalanceProgress& p) {

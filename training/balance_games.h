@@ -29,6 +29,21 @@ struct BalanceProgress {
   double seconds = 0;  // since the start
 };
 
+// The player of one seat: an evaluator behind MCTS at some playouts per move.
+struct SeatAgent {
+  Evaluator* evaluator = nullptr;  // must outlive the games
+  int playouts = 64;
+  std::string label;  // recorded in BalanceGame::seat_agent, e.g. "uniform@8"
+};
+
+// Plays config.games games of `variant` with `seats[s]` playing seat s (one per seat). Seats
+// with the same evaluator and playouts share one search tree per game; each distinct agent has
+// its own tree, searched (in one evaluator batch per agent) when one of its seats is to move.
+std::vector<BalanceGame> play_balance_games(
+    const VariantPtr& variant, const std::vector<SeatAgent>& seats, const std::string& strength,
+    const BalanceConfig& config, const std::function<void(const BalanceProgress&)>& progress = {});
+
+// The same bot, `evaluator` at config.playouts, on every seat.
 // Plays config.games games of `variant` (any number of seats). Game i depends only on the seed
 // and i, not on threads or batching (with a deterministic evaluator). `progress` is called after
 // each game, never by two threads at once. The games come back in index order.

@@ -11,64 +11,13 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "training/balance_document.h"
+
 namespace fairyzero {
 namespace fs = std::filesystem;
 namespace {
 
-// ---- The document ----
-
-struct Block {
-  enum Kind { kHeading, kParagraph, kTable, kImage } kind;
-  std::string text;                            // heading, paragraph, or image file
-  int level = 2;                               // heading level
-  std::vector<std::vector<std::string>> rows;  // table: the first row is the header
-};
-using Document = std::vector<Block>;
-
-void heading(Document& d, const std::string& text, int level = 2) {
-  d.push_back({Block::kHeading, text, level, {}});
-}
-void paragraph(Document& d, const std::string& text) {
-  d.push_back({Block::kParagraph, text, 0, {}});
-}
-void table(Document& d, std::vector<std::vector<std::string>> rows) {
-  d.push_back({Block::kTable, "", 0, std::move(rows)});
-}
-// An image, when the plots made it.
-void image(Document& d, const std::vector<std::string>& plots, const std::string& file) {
-  for (const std::string& p : plots)
-    if (p == file) d.push_back({Block::kImage, file, 0, {}});
-}
-
-std::string number(double x, int decimals = 3) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.*f", decimals, x);
-  return text;
-}
-std::string signed_number(double x) { return (x >= 0 ? "+" : "") + number(x); }
-std::string interval(const Estimate& e) {
-  return number(e.value) + " [" + number(e.low) + ", " + number(e.high) + "]";
-}
-std::string signed_interval(const Estimate& e) {
-  return signed_number(e.value) + " [" + signed_number(e.low) + ", " + signed_number(e.high) + "]";
-}
-std::string percent(double share) { return number(100 * share, 1) + "%"; }
-
-// A header row: the row title's column, then one column per variant and strength.
-std::vector<std::string> header(const std::vector<BalanceColumn>& columns,
-                                const std::string& first) {
-  std::vector<std::string> row{first};
-  for (const BalanceColumn& c : columns) row.push_back(c.label());
-  return row;
-}
-// A row with one cell per column from `cell(column)`.
-template <typename Cell>
-std::vector<std::string> row(const std::vector<BalanceColumn>& columns, const std::string& title,
-                             Cell&& cell) {
-  std::vector<std::string> r{title};
-  for (const BalanceColumn& c : columns) r.push_back(cell(c));
-  return r;
-}
+using namespace balance_document;
 
 void settings_section(Document& d, const BalanceReportSettings& s) {
   const BalanceConfig& c = s.config;
@@ -282,6 +231,7 @@ Document build_document(const std::vector<BalanceColumn>& columns,
   length_section(d, columns, plots);
   openings_section(d, columns);
   piece_values_section(d, columns, plots);
+  team_balance_section(d, columns, plots);
   heading(d, "Files");
   paragraph(d,
             "games.jsonl: every game (moves, result, material snapshots); balance.json: these "
@@ -486,7 +436,15 @@ std::string json_column(const BalanceColumn& c) {
                    }) +
          ",\n  \"length\": " + json_length(s.length) + ",\n  \"openings\": [" +
          json_openings(s.openings2) + ", " + json_openings(s.openings4) +
-         "],\n  \"piece_values\": " + json_piece_values(s.piece_values) + "}";
+         "],\n  \"piece_values\": " + json_piece_values(s.piece_values) + ",\n  \"seat_order\": " +
+         (s.team ? json_list(s.team->order,
+                             [](const SeatOrderScore& x) {
+                               return "{\"position\": " + std::to_string(x.position) +
+                                      ", \"seat\": " + json_string(x.seat) +
+                                      ", \"team\": " + json_estimate(x.team) + "}";
+                             })
+                 : std::string("null")) +
+         "}";
 }
 
 // ---- Files ----
@@ -540,7 +498,11 @@ std::string game_json(const BalanceGame& g) {
   return "{\"variant\": " + json_string(g.variant) + ", \"strength\": " + json_string(g.strength) +
          ", \"termination\": " + json_string(g.termination) +
          ", \"plies\": " + std::to_string(g.plies) + ", \"team_score\": " + numbers(g.team_score) +
-         ", \"individual\": " + numbers(g.individual) + ", \"opening\": " + strings(opening) +
+         ", \"individual\": " + numbers(g.individual) +
+         ", \"rank\": " + json_list(g.rank, [](int n) { return std::to_string(n); }) +
+         ", \"dropout_order\": " +
+         json_list(g.dropout_order, [](int n) { return std::to_string(n); }) +
+         ", \"seat_agent\": " + strings(g.seat_agent) + ", \"opening\": " + strings(opening) +
          ", \"moves\": " + strings(g.moves) + ", \"material\": " +
          json_list(g.material,
                    [](const MaterialSnapshot& s) {
@@ -583,8 +545,9 @@ BalanceReportFiles write_balance_report(const std::string& out_dir,
   BalanceReportFiles files;
   files.data = (dir / "balance.json").string();
   write_file(files.data, balance_json(columns));
-  static const char* const kPlots[] = {"seat_scores.png", "score_vs_strength.png",
-                                       "terminations.png", "game_length.png", "piece_values.png"};
+  static const char* const kPlots[] = {"seat_scores.png",  "score_vs_strength.png",
+                                       "terminations.png", "game_length.png",
+                                       "piece_values.png", "seat_order.png"};
   for (const char* name : kPlots) fs::remove(dir / name);  // no stale plots from an earlier run
   if (settings.plots) files.plot_problem = run_plots(dir, settings);
   std::vector<std::string> shown;

@@ -594,9 +594,19 @@ int64_t SampleWindow::size() const {
   return total;
 }
 
-TrainingBatch SampleWindow::sample_batch(int batch_size, std::mt19937_64& rng) const {
+int64_t SampleWindow::seat_size(int seat) const {
+  int64_t total = 0;
+  for (const auto& [name, samples] : files_)
+    for (const Sample& s : samples) total += s.seat == seat;
+  return total;
+}
+
+TrainingBatch SampleWindow::sample_batch(int batch_size, std::mt19937_64& rng, int seat) const {
   const int64_t held = size();
   if (held == 0) throw std::logic_error("SampleWindow::sample_batch: the window is empty");
+  if (seat >= 0 && seat_size(seat) == 0)
+    throw std::logic_error("SampleWindow::sample_batch: the window has no samples of seat " +
+                           std::to_string(seat));
   if (batch_size <= 0)
     throw std::invalid_argument("SampleWindow::sample_batch: batch size " +
                                 std::to_string(batch_size));
@@ -608,9 +618,13 @@ TrainingBatch SampleWindow::sample_batch(int batch_size, std::mt19937_64& rng) c
   std::vector<const Sample*> drawn(batch_size);
   size_t max_moves = 0;
   for (const Sample*& s : drawn) {
-    const int64_t index = pick(rng);
-    const size_t f = std::upper_bound(ends.begin(), ends.end(), index) - ends.begin();
-    s = &files_[f].second[index - (f ? ends[f - 1] : 0)];
+    // One seat's samples: draw until one of that seat comes (uniform among them; as many tries
+    // as there are seats on average).
+    do {
+      const int64_t index = pick(rng);
+      const size_t f = std::upper_bound(ends.begin(), ends.end(), index) - ends.begin();
+      s = &files_[f].second[index - (f ? ends[f - 1] : 0)];
+    } while (seat >= 0 && s->seat != seat);
     max_moves = std::max(max_moves, s->policy_indices.size());
   }
   // At least one column: a zero-width policy tensor would break the loss's softmax.

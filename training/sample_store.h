@@ -56,8 +56,11 @@ class SampleWindow {
   // number of samples now held.
   int64_t refresh();
   int64_t size() const;
-  // A batch of `batch_size` samples drawn uniformly with replacement from the window.
-  TrainingBatch sample_batch(int batch_size, std::mt19937_64& rng) const;
+  // Samples held whose seat to move is `seat`.
+  int64_t seat_size(int seat) const;
+  // A batch of `batch_size` samples drawn uniformly with replacement from the window; with
+  // `seat` >= 0, from its samples of that seat to move only (per-seat networks).
+  TrainingBatch sample_batch(int batch_size, std::mt19937_64& rng, int seat = -1) const;
   const std::vector<std::string>& warnings() const { return warnings_; }
 
  private:

@@ -6,6 +6,7 @@
 #include <tbb/task_arena.h>
 #include <tbb/task_group.h>
 
+#include <algorithm>
 #include <chrono>
 #include <mutex>
 
@@ -22,6 +23,7 @@ double now_seconds() {
 struct GameSlot {
   Position position;
   std::unique_ptr<Search> search;
+  GameLineup lineup;            // who plays this game
   std::vector<Sample> pending;  // samples waiting for the game's result
   std::string moves;
   bool active = false;
@@ -34,8 +36,13 @@ struct GameSlot {
 
 }  // namespace
 
-SelfPlay::SelfPlay(VariantPtr variant, Evaluator& evaluator, const SelfPlayConfig& config)
-    : variant_(std::move(variant)), evaluator_(evaluator), config_(config), encoder_(variant_) {}
+SelfPlay::SelfPlay(VariantPtr variant, Evaluator& evaluator, const SelfPlayConfig& config,
+                   Matchmaker matchmaker)
+    : variant_(std::move(variant)),
+      evaluator_(evaluator),
+      config_(config),
+      matchmaker_(std::move(matchmaker)),
+      encoder_(variant_) {}
 
 SelfPlayStats SelfPlay::run(std::vector<Sample>& samples, std::vector<GameRecord>& games,
                             const std::function<void(const SelfPlayStats&)>& progress) {
@@ -59,9 +66,10 @@ SelfPlayStats SelfPlay::run(std::vector<Sample>& samples, std::vector<GameRecord
       encoder_.value_target(s.seat, outcome, target.data());
       s.value_target = target;
       for (int seat = 0; seat < v.seat_count(); ++seat)
-        s.outcome[seat] = static_cast<float>(outcome.score[seat]);
+        s.outcome[seat] = static_cast<float>(outcome.scored(v.scoring)[seat]);
     }
-    GameRecord record{slot.moves, termination, outcome.score, slot.position.plies_played()};
+    GameRecord record{slot.moves, termination, outcome.score, slot.position.plies_played(),
+                      slot.lineup.networks};
     std::lock_guard lock(mutex);
     ++stats.games;
     stats.moves += record.plies;
@@ -106,7 +114,8 @@ SelfPlayStats SelfPlay::run(std::vector<Sample>& samples, std::vector<GameRecord
       if (!slot.active) return;
       slot.position = Position(variant_);
       params.seed = rng();
-      slot.search = std::make_unique<Search>(slot.position, evaluator_, params);
+      slot.lineup = matchmaker_ ? matchmaker_(rng) : GameLineup{&evaluator_, ""};
+      slot.search = std::make_unique<Search>(slot.position, *slot.lineup.evaluator, params);
       slot.pending.clear();
       slot.moves.clear();
       slot.no_resign = uniform(rng) < c.no_resign_fraction;
@@ -119,19 +128,27 @@ SelfPlayStats SelfPlay::run(std::vector<Sample>& samples, std::vector<GameRecord
     std::vector<Search*> searches;
     std::vector<SearchLimits> limits;
     std::vector<GameSlot*> active;
+    std::vector<Evaluator*> lineups;
     while (true) {
-      searches.clear();
-      limits.clear();
       active.clear();
+      lineups.clear();
       for (GameSlot& slot : slots) {
         if (!slot.active) continue;
         active.push_back(&slot);
-        searches.push_back(slot.search.get());
-        limits.push_back({.playouts = slot.full ? c.full_playouts : c.fast_playouts});
+        if (std::find(lineups.begin(), lineups.end(), slot.lineup.evaluator) == lineups.end())
+          lineups.push_back(slot.lineup.evaluator);
       }
       if (active.empty()) break;
-      BatchedSearchStats round = run_batched(searches, limits, evaluator_, c.leaves_per_game);
-      {
+      // One batched search per lineup: a batch goes to one evaluator.
+      for (Evaluator* lineup : lineups) {
+        searches.clear();
+        limits.clear();
+        for (GameSlot* slot : active) {
+          if (slot->lineup.evaluator != lineup) continue;
+          searches.push_back(slot->search.get());
+          limits.push_back({.playouts = slot->full ? c.full_playouts : c.fast_playouts});
+        }
+        BatchedSearchStats round = run_batched(searches, limits, *lineup, c.leaves_per_game);
         std::lock_guard lock(mutex);
         stats.evaluated += round.evaluated;
       }
@@ -167,6 +184,8 @@ SelfPlayStats SelfPlay::run(std::vector<Sample>& samples, std::vector<GameRecord
             const int team = v.team_of_army[v.seats[seat].army];
             for (int s = 0; s < v.seat_count(); ++s)
               resigned.score[s] = v.team_of_army[v.seats[s].army] == team ? 0.0 : 1.0;
+            // The sources rank no resignation: under individual scoring the team result stands.
+            resigned.individual = resigned.score;
             finish_game(*slot, resigned, "resignation");
             start_game(*slot);
             continue;
@@ -183,6 +202,7 @@ SelfPlayStats SelfPlay::run(std::vector<Sample>& samples, std::vector<GameRecord
         if (!outcome.over() && c.max_plies > 0 && pos.plies_played() >= c.max_plies) {
           outcome.termination = Termination::kMaxPlies;
           outcome.score.fill(0.5);
+          outcome.individual.fill(0.5);
           termination = "self-play length cap";
         }
         if (outcome.over()) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -51,7 +52,17 @@ struct GameRecord {
   std::string termination;  // "checkmate", "resignation", "maximum game length", ...
   std::array<double, kMaxSeats> score{};
   int plies = 0;
+  std::string networks;  // who played each seat, from the game's lineup (empty: one network)
 };
+
+// Who plays one game: the evaluator of all its positions (for example a SeatRoutingEvaluator
+// over the networks drawn for each seat) and a label for its GameRecord.
+struct GameLineup {
+  Evaluator* evaluator = nullptr;  // must outlive the run and be thread safe
+  std::string networks;            // e.g. "white=gen-0003 black=gen-0001"
+};
+// Draws the lineup of each new game (league play). Called from several workers at once.
+using Matchmaker = std::function<GameLineup(std::mt19937_64& rng)>;
 
 struct SelfPlayStats {
   int games = 0;
@@ -71,7 +82,10 @@ struct SelfPlayStats {
 class SelfPlay {
  public:
   // The evaluator must be safe to call from several threads (an InferenceServer is).
-  SelfPlay(VariantPtr variant, Evaluator& evaluator, const SelfPlayConfig& config);
+  // With a `matchmaker`, each game is played by the lineup it draws instead of `evaluator`;
+  // games of the same lineup are searched in one batch.
+  SelfPlay(VariantPtr variant, Evaluator& evaluator, const SelfPlayConfig& config,
+           Matchmaker matchmaker = {});
 
   // Plays config.games games. Samples and records are appended in completion order.
   // `progress` is called after each finished game (from one thread at a time).
@@ -82,6 +96,7 @@ class SelfPlay {
   VariantPtr variant_;
   Evaluator& evaluator_;
   SelfPlayConfig config_;
+  Matchmaker matchmaker_;
   Encoder encoder_;
 };
 

@@ -36,6 +36,10 @@ std::vector<Setting> settings(TrainConfig& c) {
       {"run", "seed", &r.seed, 0, 1e18, "seed of self-play and training"},
       {"run", "device", &r.device, 0, 0, "cpu, cuda or cuda:N"},
       {"run", "overlap", &r.overlap, 0, 0, "play the next generation while training (GPU)"},
+      {"agents", "networks", &c.agents.networks, 0, 0,
+       "shared (one network for all seats) or per-seat (one network per seat)"},
+      {"agents", "league_probability", &c.agents.league_probability, 0, 1,
+       "chance that a seat plays a game with a random earlier generation"},
       {"network", "blocks", &c.network.blocks, 0, 64, "residual blocks"},
       {"network", "filters", &c.network.filters, 1, 1024, "trunk channels"},
       {"network", "policy_dim", &c.network.policy_dim, 1, 1024, "policy head query/key width"},
@@ -80,7 +84,9 @@ std::vector<Setting> settings(TrainConfig& c) {
 }
 
 const std::map<std::string, std::set<std::string>> kChoices = {
-    {"optimizer", {"sgd", "adamw"}}, {"schedule", {"constant", "cosine", "step"}}};
+    {"optimizer", {"sgd", "adamw"}},
+    {"schedule", {"constant", "cosine", "step"}},
+    {"networks", {"shared", "per-seat"}}};
 
 [[noreturn]] void fail(const std::string& file, const toml::source_region& at,
                        const std::string& key, const std::string& what) {
@@ -107,8 +113,11 @@ void read_setting(const std::string& file, const Setting& s, const toml::node& n
           auto v = n.value_exact<std::string>();
           if (!v) fail(file, n.source(), key, "must be a string");
           auto choices = kChoices.find(s.key);
-          if (choices != kChoices.end() && !choices->second.count(*v))
-            fail(file, n.source(), key, "'" + *v + "' is not one of the choices");
+          if (choices != kChoices.end() && !choices->second.count(*v)) {
+            std::string list;
+            for (const std::string& c : choices->second) list += (list.empty() ? "" : ", ") + c;
+            fail(file, n.source(), key, "'" + *v + "' is not one of " + list);
+          }
           *field = *v;
         } else if constexpr (std::is_same_v<T, bool>) {
           auto v = n.value_exact<bool>();
@@ -127,6 +136,20 @@ void read_setting(const std::string& file, const Setting& s, const toml::node& n
 }
 
 }  // namespace
+
+void validate_agents(const TrainConfig& config, const std::string& where) {
+  const AgentSettings& a = config.agents;
+  if (a.networks != "shared" && a.networks != "per-seat")
+    throw std::runtime_error(where + ": agents.networks: '" + a.networks +
+                             "' is not one of shared, per-seat");
+  if (!(a.league_probability >= 0 && a.league_probability <= 1))
+    throw std::runtime_error(where + ": agents.league_probability must be between 0 and 1");
+  // Overlap plays the next games from a snapshot of one trainer; per-seat has several.
+  if (a.per_seat() && config.run.overlap)
+    throw std::runtime_error(where +
+                             ": agents.networks = \"per-seat\" cannot be combined with "
+                             "run.overlap = true (not supported yet)");
+}
 
 std::vector<std::string> variant_overrides(const RunSettings& run) {
   std::vector<std::string> out;
@@ -167,6 +190,7 @@ TrainConfig load_train_config(const std::string& path) {
   }
   if (config.selfplay.fast_playouts > config.selfplay.full_playouts)
     throw std::runtime_error(path + ": selfplay.fast_playouts is above selfplay.full_playouts");
+  validate_agents(config, path);
   config.trainer.device = config.run.device;
   return config;
 }

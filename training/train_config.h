@@ -34,8 +34,21 @@ struct TrainingWindow {
   int steps_per_generation = 200;
 };
 
+// Who plays the seats in self-play (docs/TRAINING.md, [agents]).
+struct AgentSettings {
+  // "shared": one network plays every seat; "per-seat": each seat has its own network, trainer
+  // and checkpoints (checkpoints/gen-NNNN-SEAT.pt), trained on that seat's samples only.
+  std::string networks = "shared";
+  // In each game, each seat independently plays with a random earlier generation's network
+  // (its own seat's, when per-seat) with this probability instead of the newest one, so agents
+  // also learn against older opponents and partners. 0: always the newest.
+  double league_probability = 0;
+  bool per_seat() const { return networks == "per-seat"; }
+};
+
 struct TrainConfig {
   RunSettings run;
+  AgentSettings agents;
   NetworkConfig network;
   SelfPlayConfig selfplay;
   InferenceSettings inference;
@@ -45,6 +58,10 @@ struct TrainConfig {
 
 // The variant options of a run as a list (split at "; ").
 std::vector<std::string> variant_overrides(const RunSettings& run);
+
+// Checks the settings that depend on each other; throws std::runtime_error naming `where` and
+// the key. load_train_config runs it; TrainingRun runs it on configs built in code.
+void validate_agents(const TrainConfig& config, const std::string& where);
 
 // Throws std::runtime_error naming the file, line and key of the first problem.
 TrainConfig load_train_config(const std::string& path);

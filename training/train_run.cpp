@@ -13,9 +13,11 @@
 #include <sstream>
 
 #include "core/variant_loader.h"
+#include "nn/checkpoint.h"
 #include "nn/encoder.h"
 #include "nn/inference_server.h"
 #include "nn/network_evaluator.h"
+#include "training/league.h"
 #include "training/sample_store.h"
 #include "training/trainer.h"
 
@@ -89,6 +91,33 @@ TrainingRun::TrainingRun(std::string run_dir, const TrainConfig& config)
   } else if (config_.run.variant.empty()) {
     throw std::invalid_argument("a new training run needs a variant");
   }
+  validate_agents(config_, path("config.toml"));
+}
+
+std::vector<std::string> TrainingRun::agents() const {
+  if (!config_.agents.per_seat()) return {""};
+  std::vector<std::string> names;
+  VariantPtr variant = find_variant(config_.run.variant, variant_overrides(config_.run));
+  for (const Seat& seat : variant->seats) names.push_back(seat.name);
+  return names;
+}
+
+std::string TrainingRun::checkpoint_path(int generation, const std::string& agent) const {
+  return path("checkpoints/" + generation_name(generation) + (agent.empty() ? "" : "-" + agent) +
+              ".pt");
+}
+
+std::shared_ptr<Evaluator> TrainingRun::earlier_network(int generation, int agent) {
+  std::lock_guard lock(earlier_mutex_);
+  std::shared_ptr<Evaluator>& network = earlier_[{generation, agent}];
+  if (!network) {
+    VariantPtr variant = find_variant(config_.run.variant, variant_overrides(config_.run));
+    const std::string seat = agents().at(agent);
+    network = std::make_shared<NetworkEvaluator>(
+        variant, load_checkpoint(checkpoint_path(generation, seat), variant, seat),
+        NetworkEvaluatorOptions{.device = config_.run.device, .half = config_.inference.half});
+  }
+  return network;
 }
 
 std::string TrainingRun::path(const std::string& name) const {
@@ -113,8 +142,16 @@ int TrainingRun::finished_generations() const {
   for (const auto& entry : fs::directory_iterator(path("checkpoints"), ec)) {
     std::string name = entry.path().filename().string();
     int g = -1;
-    if (std::sscanf(name.c_str(), "gen-%d.pt", &g) == 1 && entry.path().extension() == ".pt")
+    if (std::sscanf(name.c_str(), "gen-%d", &g) == 1 && entry.path().extension() == ".pt")
       newest = std::max(newest, g);
+  }
+  // A generation counts once every agent's checkpoint of it is written.
+  const std::vector<std::string> names = agents();
+  for (; newest >= 0; --newest) {
+    bool complete = true;
+    for (const std::string& agent : names)
+      complete = complete && fs::exists(checkpoint_path(newest, agent));
+    if (complete) break;
   }
   return newest;
 }
@@ -125,16 +162,29 @@ std::shared_ptr<Evaluator> TrainingRun::snapshot(const Trainer& trainer) const {
       NetworkEvaluatorOptions{.device = config_.run.device, .half = config_.inference.half});
 }
 
-void TrainingRun::self_play_generation(int generation, const std::shared_ptr<Evaluator>& network,
-                                       const std::string& network_name,
+void TrainingRun::self_play_generation(int generation,
+                                       const std::vector<std::shared_ptr<Evaluator>>& networks,
+                                       int network_generation,
                                        const std::function<void(const std::string&)>& log) {
   const TrainConfig& c = config_;
+  const std::string network_name = generation_name(network_generation);
   VariantPtr variant = find_variant(c.run.variant, variant_overrides(c.run));
-  InferenceServer server(
-      network, {.max_batch = c.inference.max_batch, .max_wait_us = c.inference.max_wait_us});
+  const InferenceServerConfig server_config{.max_batch = c.inference.max_batch,
+                                            .max_wait_us = c.inference.max_wait_us};
+  InferenceServer server(networks.front(), server_config);
   SelfPlayConfig selfplay = c.selfplay;
   selfplay.seed = c.run.seed * 1000 + static_cast<uint64_t>(generation);
-  SelfPlay play(variant, server, selfplay);
+  // One shared network without league play: every game through one server, as always.
+  // Otherwise each game draws its lineup.
+  std::unique_ptr<League> league;
+  Matchmaker matchmaker;
+  if (c.agents.per_seat() || c.agents.league_probability > 0) {
+    league = std::make_unique<League>(
+        variant, networks, network_generation, c.agents.league_probability,
+        [this](int g, int agent) { return earlier_network(g, agent); }, server_config);
+    matchmaker = [&league](std::mt19937_64& rng) { return league->draw(rng); };
+  }
+  SelfPlay play(variant, server, selfplay, matchmaker);
   std::vector<Sample> samples;
   std::vector<GameRecord> games;
   double last_line = now_seconds();
@@ -151,6 +201,10 @@ void TrainingRun::self_play_generation(int generation, const std::shared_ptr<Eva
     log(line.str());
   });
   server.shutdown();
+  if (league) {
+    league->shutdown();
+    league_games_ += league->league_games();
+  }
   Encoder encoder(variant);
   SampleFileInfo info{kSampleSchemaVersion,  variant->name,   Encoder::kVersion,
                       encoder.plane_count(), encoder.cells(), encoder.value_heads(),
@@ -162,7 +216,9 @@ void TrainingRun::self_play_generation(int generation, const std::shared_ptr<Eva
     line << g.termination << " |";
     for (int s = 0; s < variant->seat_count(); ++s)
       line << " " << variant->seats[s].name << "=" << g.score[s];
-    line << " | " << g.plies << " plies | " << g.moves << "\n";
+    line << " | " << g.plies << " plies | ";
+    if (!g.networks.empty()) line << g.networks << " | ";
+    line << g.moves << "\n";
     text += line.str();
   }
   write_file_atomically(path("games/" + name + ".txt"), text);
@@ -205,18 +261,35 @@ void TrainingRun::run(const std::function<void(const std::string&)>& raw_log) {
   trainer_config.device = c.run.device;
   trainer_config.total_steps =
       static_cast<int64_t>(c.run.generations) * c.window.steps_per_generation;
-  Trainer trainer(encoder, c.network, trainer_config);
+  // One network and optimizer per agent: the shared one, or each seat's.
+  const std::vector<std::string> names = agents();
+  const bool per_seat = c.agents.per_seat();
+  auto optimizer_path = [&](const std::string& agent) {
+    return path("checkpoints/optimizer" + (agent.empty() ? "" : "-" + agent) + ".pt");
+  };
+  std::vector<std::unique_ptr<Trainer>> trainers;
+  for (size_t a = 0; a < names.size(); ++a)
+    trainers.push_back(std::make_unique<Trainer>(encoder, c.network, trainer_config));
+  auto save_all = [&](int g) {
+    for (size_t a = 0; a < names.size(); ++a)
+      trainers[a]->save(checkpoint_path(g, names[a]), optimizer_path(names[a]), names[a]);
+  };
+  auto snapshots = [&] {
+    std::vector<std::shared_ptr<Evaluator>> out;
+    for (const auto& trainer : trainers) out.push_back(snapshot(*trainer));
+    return out;
+  };
   int generation = finished_generations();
   if (generation >= 0) {
-    trainer.load(path("checkpoints/" + generation_name(generation) + ".pt"),
-                 path("checkpoints/optimizer.pt"));
+    for (size_t a = 0; a < names.size(); ++a)
+      trainers[a]->load(checkpoint_path(generation, names[a]), optimizer_path(names[a]), names[a]);
     log("resuming " + dir_ + " after generation " + std::to_string(generation) + " of " +
         std::to_string(c.run.generations));
   } else {
     generation = 0;
-    trainer.save(path("checkpoints/gen-0000.pt"), path("checkpoints/optimizer.pt"));
-    log("new run " + dir_ + ": " + variant->title + ", network " + describe(c.network) + ", " +
-        std::to_string(c.run.generations) + " generations");
+    save_all(0);
+    log("new run " + dir_ + ": " + variant->title + ", network " + describe(c.network) +
+        (per_seat ? " per seat" : "") + ", " + std::to_string(c.run.generations) + " generations");
   }
   // Rows of a generation that did not finish are redone.
   truncate_csv(path("training.csv"), generation);
@@ -247,32 +320,46 @@ void TrainingRun::run(const std::function<void(const std::string&)>& raw_log) {
     const std::string name = generation_name(generation);
     wait_for_games();
     if (!fs::exists(path("samples/" + name + ".h5")))
-      self_play_generation(generation, snapshot(trainer), name, log);
+      self_play_generation(generation, snapshots(), generation, log);
     else
       log("  " + name + " self-play: samples on disk");
     const std::string next = generation_name(generation + 1);
     if (c.run.overlap && generation + 1 < c.run.generations &&
         !fs::exists(path("samples/" + next + ".h5"))) {
-      std::shared_ptr<Evaluator> network = snapshot(trainer);  // before training changes it
-      next_games = std::async(std::launch::async, [this, generation, network, name, &log] {
-        self_play_generation(generation + 1, network, name, log);
+      // Taken before training changes the networks.
+      std::vector<std::shared_ptr<Evaluator>> networks = snapshots();
+      next_games = std::async(std::launch::async, [this, generation, networks, &log] {
+        self_play_generation(generation + 1, networks, generation, log);
       });
     }
     window.refresh();
-    std::vector<TrainingMetrics> rows = trainer.train(
-        [&](int batch) { return window.sample_batch(batch, rng); }, c.window.steps_per_generation);
-    for (const TrainingMetrics& m : rows) {
-      std::ostringstream row;
-      row << generation << "," << m.step << "," << m.learning_rate << "," << m.policy_loss << ","
-          << m.value_loss << "," << m.total_loss << "," << m.policy_entropy << ","
-          << m.value_accuracy << "," << m.samples_per_second;
-      append_csv(path("training.csv"),
-                 "generation,step,learning_rate,policy_loss,value_loss,total_loss,policy_entropy,"
-                 "value_accuracy,samples_per_second",
-                 row.str());
+    // Each agent trains on its seat's samples (the shared network on all). A seat without
+    // samples in the window (possible in tiny runs) keeps its network for this generation.
+    std::vector<TrainingMetrics> rows;
+    for (size_t a = 0; a < names.size(); ++a) {
+      const int seat = per_seat ? static_cast<int>(a) : -1;
+      if (per_seat && window.seat_size(seat) == 0) {
+        log("  " + name + ": no samples of seat " + names[a] + " in the window; not trained");
+        continue;
+      }
+      std::vector<TrainingMetrics> agent_rows =
+          trainers[a]->train([&](int batch) { return window.sample_batch(batch, rng, seat); },
+                             c.window.steps_per_generation);
+      for (const TrainingMetrics& m : agent_rows) {
+        std::ostringstream row;
+        row << generation << "," << m.step << "," << m.learning_rate << "," << m.policy_loss << ","
+            << m.value_loss << "," << m.total_loss << "," << m.policy_entropy << ","
+            << m.value_accuracy << "," << m.samples_per_second;
+        if (per_seat) row << "," << names[a];
+        append_csv(path("training.csv"),
+                   std::string("generation,step,learning_rate,policy_loss,value_loss,total_loss,"
+                               "policy_entropy,value_accuracy,samples_per_second") +
+                       (per_seat ? ",seat" : ""),
+                   row.str());
+      }
+      rows.insert(rows.end(), agent_rows.begin(), agent_rows.end());
     }
-    trainer.save(path("checkpoints/" + generation_name(generation + 1) + ".pt"),
-                 path("checkpoints/optimizer.pt"));
+    save_all(generation + 1);
     const double elapsed = now_seconds() - started;
     const int done = generation + 1 - first;
     std::ostringstream line;
@@ -288,7 +375,8 @@ void TrainingRun::run(const std::function<void(const std::string&)>& raw_log) {
     log(line.str());
     plot();
   }
-  log("finished: " + path("checkpoints/" + generation_name(c.run.generations) + ".pt"));
+  log("finished: " + checkpoint_path(c.run.generations, names.front()) +
+      (per_seat ? " (and the other seats')" : ""));
 }
 
 }  // namespace fairyzero

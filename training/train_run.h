@@ -3,15 +3,20 @@
 //
 // RUN_DIR/config.toml          the resolved settings (read back on resume)
 // RUN_DIR/checkpoints/gen-NNNN.pt, optimizer.pt   network after NNNN generations; its optimizer
+//   (per-seat networks: gen-NNNN-SEAT.pt and optimizer-SEAT.pt for each seat)
 // RUN_DIR/samples/gen-NNNN.h5  samples of the games played by gen-NNNN (docs/FORMAT.md)
 // RUN_DIR/games/gen-NNNN.txt   those games as text, one per line
 // RUN_DIR/selfplay.csv, training.csv   one row per generation / per metrics chunk
 // RUN_DIR/learning_curves.png  plotted by scripts/plot_learning.py after each generation
 #pragma once
 
+#include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "mcts/evaluator.h"
 #include "training/train_config.h"
@@ -25,8 +30,15 @@ class TrainingRun {
   TrainingRun(std::string run_dir, const TrainConfig& config);
 
   const TrainConfig& config() const { return config_; }
-  // Generations finished so far (the newest checkpoint's number).
+  // Generations finished so far (the newest checkpoint's number; per-seat: the newest with a
+  // checkpoint for every seat).
   int finished_generations() const;
+  // Who has a network: {""} for a shared one, else the seat names (gen-NNNN-SEAT.pt).
+  std::vector<std::string> agents() const;
+  // checkpoints/gen-NNNN.pt, or gen-NNNN-SEAT.pt for a seat's network.
+  std::string checkpoint_path(int generation, const std::string& agent) const;
+  // Self-play games with at least one seat played by an earlier generation, in this process.
+  int league_games() const { return league_games_; }
   // Runs the remaining generations. `log` receives progress lines.
   void run(const std::function<void(const std::string&)>& log);
 
@@ -36,15 +48,21 @@ class TrainingRun {
   void plot() const;
   // A copy of the trainer's network as an evaluator on the run's device.
   std::shared_ptr<Evaluator> snapshot(const class Trainer& trainer) const;
-  // Plays a generation's games with `network` (named `network_name` in the sample file) and
-  // writes its samples, games and selfplay.csv row.
-  void self_play_generation(int generation, const std::shared_ptr<Evaluator>& network,
-                            const std::string& network_name,
+  // Plays a generation's games with `networks` (one per agent) of generation
+  // `network_generation` and, with league play, earlier ones; writes its samples (which name the
+  // newest network), games and selfplay.csv row.
+  void self_play_generation(int generation, const std::vector<std::shared_ptr<Evaluator>>& networks,
+                            int network_generation,
                             const std::function<void(const std::string&)>& log);
+  // Agent `agent`'s network of an earlier generation, loaded once and kept.
+  std::shared_ptr<Evaluator> earlier_network(int generation, int agent);
 
   std::string dir_;
   TrainConfig config_;
   bool resumed_ = false;
+  std::mutex earlier_mutex_;  // overlapped self-play loads from another thread
+  std::map<std::pair<int, int>, std::shared_ptr<Evaluator>> earlier_;  // (generation, agent)
+  std::atomic<int> league_games_{0};
 };
 
 // gen-0007 style names.

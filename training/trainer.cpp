@@ -334,9 +334,10 @@ std::vector<TrainingMetrics> Trainer::train(const std::function<TrainingBatch(in
   return rows;
 }
 
-void Trainer::save(const std::string& checkpoint, const std::string& optimizer_state) const {
+void Trainer::save(const std::string& checkpoint, const std::string& optimizer_state,
+                   const std::string& seat) const {
   const Impl& t = *impl_;
-  save_checkpoint(checkpoint, *t.network, t.encoder, t.step);
+  save_checkpoint(checkpoint, *t.network, t.encoder, t.step, seat);
   if (optimizer_state.empty()) return;
 
   torch::serialize::OutputArchive archive, state;
@@ -369,11 +370,12 @@ void Trainer::save(const std::string& checkpoint, const std::string& optimizer_s
   }
 }
 
-void Trainer::load(const std::string& checkpoint, const std::string& optimizer_state) {
+void Trainer::load(const std::string& checkpoint, const std::string& optimizer_state,
+                   const std::string& seat) {
   Impl& t = *impl_;
   // Checks the variant, encoder version, config and shape before touching the weights. The
   // parameters keep their identity, so the optimizer's references to them stay valid.
-  load_checkpoint_into(checkpoint, t.encoder.variant_ptr(), *t.network);
+  load_checkpoint_into(checkpoint, t.encoder.variant_ptr(), *t.network, seat);
   t.step = read_checkpoint_info(checkpoint).step;
   // Momentum of other weights would be wrong for these: fresh unless the state file fits.
   t.optimizer = t.make_optimizer();

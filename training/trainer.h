@@ -53,10 +53,13 @@ class Trainer {
   ~Trainer();
 
   // Restores the network (and its step) from a checkpoint, and the optimizer from its state
-  // file when that file exists. Throws CheckpointError on a mismatched checkpoint.
-  void load(const std::string& checkpoint, const std::string& optimizer_state);
-  // Writes both atomically.
-  void save(const std::string& checkpoint, const std::string& optimizer_state) const;
+  // file when that file exists. Throws CheckpointError on a mismatched checkpoint, or one not
+  // written for `seat` when that is given (per-seat networks).
+  void load(const std::string& checkpoint, const std::string& optimizer_state,
+            const std::string& seat = "");
+  // Writes both atomically; the checkpoint records `seat` (empty: a shared network).
+  void save(const std::string& checkpoint, const std::string& optimizer_state,
+            const std::string& seat = "") const;
 
   // Runs `steps` optimizer steps on batches from `next_batch(batch_size)`; returns one metrics
   // row per `metrics_every` steps (and one for a final partial chunk).

@@ -115,8 +115,9 @@ class ChessPlanes : public ::testing::Test {
 };
 
 TEST_F(ChessPlanes, LayoutOfChess) {
-  // 12 piece + 12 hand + ones + missing + 0 zones + 2 seats + 4 castling + ep + 3 clocks.
-  EXPECT_EQ(enc.plane_count(), 36);
+  // 12 piece + 12 hand + ones + missing + 0 zones + 2 seats + 2 in game + 2 partner + lock
+  // + 4 castling + ep + 3 clocks.
+  EXPECT_EQ(enc.plane_count(), 41);
   EXPECT_EQ(enc.promotion_choice_count(), 4);
   EXPECT_EQ(enc.policy_size(), 5 * 64 * 64 + 6 * 64);
   EXPECT_EQ(enc.value_heads(), 1);

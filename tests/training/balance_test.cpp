@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -104,6 +105,111 @@ TEST(BalanceStats, FourSeatsInTwoTeams) {
   EXPECT_NEAR(teams[0].score.value, 0.75, 1e-12);
   EXPECT_NEAR(first_move_advantage(s, games).value, 0.25, 1e-12);
   EXPECT_NEAR(seat_scores(s, games)[2].individual.value, 0.375, 1e-12);
+}
+
+// Irwell-like: seats in index order, two armies, turn order white-low, black-high, white-high,
+// black-low.
+BalanceSetup four_seats() {
+  BalanceSetup s;
+  s.variant = "test4";
+  s.seat_names = {"white-low", "black-low", "white-high", "black-high"};
+  s.seat_army = {0, 1, 0, 1};
+  s.army_team = {0, 1};
+  s.turn_order = {0, 3, 2, 1};
+  return s;
+}
+
+BalanceGame four_seat_game(double white, std::vector<int> rank, std::vector<int> dropout) {
+  BalanceGame g;
+  g.variant = "test4";
+  g.strength = "uniform@8";
+  g.team_score = {white, 1 - white, white, 1 - white};
+  g.individual = {white, 1 - white, white, 1 - white};
+  g.rank = std::move(rank);
+  g.dropout_order = std::move(dropout);
+  g.seat_agent = {"uniform@8", "uniform@8", "uniform@2", "uniform@8"};
+  g.termination = "king captured";
+  g.plies = 10;
+  g.moves.assign(10, "a1a2");
+  return g;
+}
+
+TEST(BalanceTeam, SeatOrderDropoutsAndRanks) {
+  // White wins three of four; black-low drops out first in games 0-2, white-high in game 3;
+  // game 1 has no drop-out record (an older record) and counts for nothing there.
+  std::vector<BalanceGame> games{
+      four_seat_game(1, {1, 4, 2, 3}, {-1, 0, -1, 1}),
+      four_seat_game(1, {2, 3, 1, 4}, {}),
+      four_seat_game(1, {1, 4, 1, 3}, {-1, 0, -1, -1}),
+      four_seat_game(0, {4, 1, 3, 2}, {1, -1, 0, -1}),
+  };
+  const BalanceSetup setup = four_seats();
+  std::vector<SeatOrderScore> order = seat_order_scores(setup, games);
+  ASSERT_EQ(order.size(), 4u);
+  EXPECT_EQ(order[0].position, 1);
+  EXPECT_EQ(order[0].seat, "white-low");
+  EXPECT_EQ(order[1].seat, "black-high");  // the second mover
+  EXPECT_EQ(order[2].seat, "white-high");
+  EXPECT_EQ(order[3].seat, "black-low");
+  EXPECT_NEAR(order[0].team.value, 0.75, 1e-12);
+  EXPECT_NEAR(order[1].team.value, 0.25, 1e-12);
+  // Scores 1,1,1,0: s² = 0.25, half-width 1.96·0.5/2.
+  EXPECT_NEAR(order[0].team.low, 0.75 - 0.48999, 1e-4);
+
+  std::vector<DropoutFirst> first = dropout_first(setup, games);
+  ASSERT_EQ(first.size(), 4u);
+  EXPECT_EQ(first[1].seat, "black-low");
+  EXPECT_EQ(first[1].first, 2);
+  EXPECT_EQ(first[1].games, 3);
+  EXPECT_NEAR(first[1].share.value, 2.0 / 3, 1e-12);
+  EXPECT_EQ(first[2].first, 1);
+  EXPECT_EQ(first[0].first, 0);
+  EXPECT_EQ(first[3].first, 0);
+
+  std::vector<SeatRanking> ranks = seat_rankings(setup, games);
+  EXPECT_EQ(ranks[0].games, 4);
+  EXPECT_NEAR(ranks[0].mean_rank.value, 2.0, 1e-12);  // (1 + 2 + 1 + 4) / 4
+  EXPECT_NEAR(ranks[2].mean_rank.value, 1.75, 1e-12);
+  EXPECT_NEAR(ranks[2].first_share.value, 0.5, 1e-12);
+  EXPECT_NEAR(ranks[1].mean_rank.value, 3.0, 1e-12);
+  EXPECT_GE(ranks[1].mean_rank.low, 1.0);
+  EXPECT_LE(ranks[1].mean_rank.high, 4.0);
+
+  BalanceStats stats = balance_stats(setup, games);
+  ASSERT_TRUE(stats.team.has_value());
+  EXPECT_EQ(stats.team->agents[2], "uniform@2");
+  EXPECT_FALSE(balance_stats(two_seats(), std::vector<BalanceGame>{game(1.0)}).team.has_value());
+}
+
+TEST(BalanceTeam, DifferenceOfIndependentMeans) {
+  // a: 1,1,0,0 (mean 0.5, s² 1/3); b: 0,0,0,1 (mean 0.25, s² 0.25); se² = 1/12 + 1/16.
+  const std::array<double, 4> a{1.0, 1.0, 0.0, 0.0}, b{0.0, 0.0, 0.0, 1.0};
+  const Estimate d = mean_difference(a, b);
+  EXPECT_NEAR(d.value, 0.25, 1e-12);
+  EXPECT_NEAR(d.high - d.value, 1.959964 * std::sqrt(1.0 / 12 + 1.0 / 16), 1e-5);
+}
+
+TEST(BalanceTeam, ReportComparesColumnsWithAWeakerSeat) {
+  const BalanceSetup setup = four_seats();
+  std::vector<BalanceGame> weak{four_seat_game(0, {4, 1, 3, 2}, {1, -1, 0, -1}),
+                                four_seat_game(1, {1, 4, 2, 3}, {-1, 0, -1, 1})};
+  std::vector<BalanceGame> plain = weak;
+  for (BalanceGame& g : plain) g.seat_agent.assign(4, "uniform@8");
+  plain[0].team_score = {1, 0, 1, 0};
+  BalanceStats weak_stats = balance_stats(setup, weak), plain_stats = balance_stats(setup, plain);
+  weak_stats.strength = "uniform@8 with white-high=uniform@2";
+  std::vector<BalanceColumn> columns{{setup, plain_stats}, {setup, weak_stats}};
+  BalanceReportSettings settings;
+  settings.plots = false;
+  const std::string md = balance_markdown(columns, settings, {}, "");
+  for (const char* part :
+       {"## Team balance", "| mover 2 | black-high: ", "### Who carries the team",
+        "white-high: uniform@2", "team 1 change from baseline | - | -0.500 [", "first places",
+        "black-low: 1/2 = "})
+    EXPECT_NE(md.find(part), std::string::npos) << part << "\n" << md;
+  EXPECT_NE(balance_html(columns, settings, {}, "").find("<h2>Team balance</h2>"),
+            std::string::npos);
+  EXPECT_NE(balance_json(columns).find("\"seat_order\": [{\"position\": 1"), std::string::npos);
 }
 
 TEST(BalanceStats, WilsonIntervalMatchesPublishedValues) {
@@ -361,6 +467,49 @@ TEST(BalanceGames, MinichessRecordsAreComplete) {
   BalanceStats stats = balance_stats(balance_setup(*v), games);
   EXPECT_EQ(stats.games, 4);
   EXPECT_EQ(stats.seats[0].seat, v->seats[0].name);
+}
+
+TEST(BalanceGames, IrwellWithAWeakerSeatRecordsEverySeat) {
+  VariantPtr v = find_variant("irwell");
+  ASSERT_EQ(v->seat_count(), 4);
+  UniformEvaluator uniform;
+  BalanceConfig config;
+  config.games = 3;
+  config.playouts = 8;
+  config.max_plies = 60;
+  config.games_at_once = 3;
+  std::vector<SeatAgent> seats(4, SeatAgent{&uniform, 8, "uniform@8"});
+  seats[2] = {&uniform, 2, "uniform@2"};  // a weaker white-high
+  std::vector<BalanceGame> games = play_balance_games(v, seats, "weak", config);
+  ASSERT_EQ(games.size(), 3u);
+  for (const BalanceGame& g : games) {
+    EXPECT_EQ(g.seat_agent,
+              (std::vector<std::string>{"uniform@8", "uniform@8", "uniform@2", "uniform@8"}));
+    ASSERT_EQ(g.team_score.size(), 4u);
+    ASSERT_EQ(g.rank.size(), 4u);
+    ASSERT_EQ(g.dropout_order.size(), 4u);
+    EXPECT_EQ(static_cast<int>(g.moves.size()), g.plies);
+    Position end = replay(v, g);
+    for (int s = 0; s < 4; ++s) {
+      EXPECT_EQ(g.dropout_order[s], end.dropout_order(s)) << s;
+      EXPECT_GE(g.rank[s], 1);
+      EXPECT_LE(g.rank[s], 4);
+    }
+    if (g.termination != kLengthCapTermination) {
+      Outcome o = end.outcome();
+      ASSERT_TRUE(o.over());
+      for (int s = 0; s < 4; ++s) EXPECT_EQ(g.rank[s], o.rank[s]) << s;
+    }
+  }
+  const std::string line = game_json(games[0]);
+  for (const char* field :
+       {"\"rank\": [", "\"dropout_order\": [", "\"seat_agent\": [\"uniform@8\""})
+    EXPECT_NE(line.find(field), std::string::npos) << field;
+  BalanceStats stats = balance_stats(balance_setup(*v), games);
+  ASSERT_TRUE(stats.team.has_value());
+  EXPECT_EQ(stats.team->order.size(), 4u);
+  EXPECT_EQ(stats.team->order[0].seat, v->seats[v->turn_order[0]].name);
+  EXPECT_EQ(stats.team->dropout_first[0].games, 3);
 }
 
 }  // namespace
