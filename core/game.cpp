@@ -47,40 +47,53 @@ Outcome Position::outcome(const MoveList& legal) const {
   return o;
 }
 
-Outcome Position::team_outcome(const MoveList& legal) const {
+Position::DecidedEnding Position::decided_ending() const {
   const Variant& v = *variant_;
-  Outcome o;
-  auto army_lost = [&](int army, Termination why) {
-    o.termination = why;
-    for (int s = 0; s < v.seat_count(); ++s)
-      o.score[s] = v.team_of_army[v.seats[s].army] == v.team_of_army[army] ? 0.0 : 1.0;
-    return o;
-  };
-  if (fallen_army_ >= 0) return army_lost(fallen_army_, Termination::kRoyalCapture);
+  if (fallen_army_ >= 0) return {Termination::kRoyalCapture, fallen_army_};
   // Double Commedia: the game is won by the last army whose King stands.
   if (v.rules.royal_capture == Rules::RoyalCapture::kTakeOver) {
     int playing = 0, survivor = -1;
     for (int s = 0; s < v.seat_count(); ++s)
       if (seat_in_game_[s]) ++playing, survivor = s;
-    if (playing == 1) {
-      o.termination = Termination::kLastArmy;
-      for (int s = 0; s < v.seat_count(); ++s) o.score[s] = s == survivor ? 1.0 : 0.0;
-      return o;
-    }
+    if (playing == 1) return {Termination::kLastArmy, survivor};
   }
   // Irwell: "An army both of whose Princes undergo Coronation ... is also defeated".
   if (v.coronation.piece >= 0)
     for (int a = 0; a < v.army_count(); ++a)
       if (type_count_[a][v.coronation.becomes] >= v.coronation.defeat_at)
-        return army_lost(a, Termination::kCoronation);
+        return {Termination::kCoronation, a};
   // "The game ends when both an army's players drop out."
   if (v.rules.drop_out)
     for (int a = 0; a < v.army_count(); ++a) {
       bool out = true;
       for (int s = 0; s < v.seat_count(); ++s)
         out = out && (v.seats[s].army != a || !seat_in_game_[s]);
-      if (out) return army_lost(a, Termination::kDropOut);
+      if (out) return {Termination::kDropOut, a};
     }
+  // CoBlaChe, Wey: a side whose set of named pieces has been captured has lost (A12).
+  if (!v.rules.capture_to_win.empty())
+    for (int a = 0; a < v.army_count(); ++a) {
+      bool lost = true;
+      for (auto [type, count] : v.rules.capture_to_win)
+        lost = lost && v.start_count(a, type) - type_count_[a][type] >= count;
+      if (lost) return {Termination::kCaptureSet, a};
+    }
+  return {};
+}
+
+Outcome Position::team_outcome(const MoveList& legal) const {
+  const Variant& v = *variant_;
+  Outcome o;
+  if (DecidedEnding decided = decided_ending(); decided.termination != Termination::kNone) {
+    o.termination = decided.termination;
+    for (int s = 0; s < v.seat_count(); ++s)
+      o.score[s] =
+          decided.termination == Termination::kLastArmy
+              ? (s == decided.army_or_seat ? 1.0 : 0.0)
+              : (v.team_of_army[v.seats[s].army] == v.team_of_army[decided.army_or_seat] ? 0.0
+                                                                                         : 1.0);
+    return o;
+  }
   auto score_all = [&](double value_for_mover) {
     int mover_team = v.team_of_army[army_to_move()];
     for (int s = 0; s < v.seat_count(); ++s)
@@ -91,19 +104,6 @@ Outcome Position::team_outcome(const MoveList& legal) const {
       for (int s = 0; s < v.seat_count(); ++s)
         if (!seat_in_game_[s]) o.score[s] = 0.0;
   };
-  // CoBlaChe, Wey: a side whose set of named pieces has been captured has lost (A12).
-  if (!v.rules.capture_to_win.empty()) {
-    for (int a = 0; a < v.army_count(); ++a) {
-      bool lost = true;
-      for (auto [type, count] : v.rules.capture_to_win)
-        lost = lost && v.start_count(a, type) - type_count_[a][type] >= count;
-      if (!lost) continue;
-      o.termination = Termination::kCaptureSet;
-      for (int s = 0; s < v.seat_count(); ++s)
-        o.score[s] = v.team_of_army[v.seats[s].army] == v.team_of_army[a] ? 0.0 : 1.0;
-      return o;
-    }
-  }
   auto value = [](NoMoveResult r) {
     return r == NoMoveResult::kWin ? 1.0 : r == NoMoveResult::kDraw ? 0.5 : 0.0;
   };
@@ -151,6 +151,9 @@ Move Position::parse_move(std::string_view text) const {
   for (Move m : legal)
     if (move_text(m) == text) return m;
   std::string quoted = "'" + std::string(text) + "'";
+  if (Termination ended = decided_ending().termination; ended != Termination::kNone)
+    throw MoveError("move " + quoted + " is not legal: the game is over (" +
+                    termination_name(ended) + ")");
   if (text == "out")
     throw MoveError("move 'out' is not legal: " + v.seats[seat_].name +
                     " drops out only when it has no other legal move");

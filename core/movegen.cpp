@@ -55,8 +55,11 @@ struct Position::CheckInfo {
   CellSet crowning_lines;
   Cell royal = kNoCell;
   int checkers = 0;
+  int checking_paths = 0;
   CellSet checker_cells;
-  CellSet evasion_cells;  // a single checker's cell and the cells between it and the royal
+  // The cells that stop every checking path at once: on each path, the checker's cell and the
+  // cells between it and the royal.
+  CellSet evasion_cells;
   CellSet pinned;
 };
 
@@ -118,12 +121,15 @@ void Position::compute_check_info(int army, CheckInfo& info) const {
           if (!info.checker_cells.contains(n->cell)) {
             info.checker_cells.insert(n->cell);
             ++info.checkers;
-            info.evasion_cells |= path_cells;
-          } else {
-            // The same checker along a second path (a curved rider can have two): a block must
-            // stop both, so only cells on both paths (and the checker itself) still help.
-            info.evasion_cells &= path_cells;
           }
+          // A move other than the royal's must stop every checking path: a second path of the
+          // same checker (a curved rider) or another checker. Two checkers are not always a
+          // King-move-only check: under Commedia's leaping rules one can check over the other
+          // along the same line, and a block between the royal and the nearer stops both (A22).
+          if (info.checking_paths++ == 0)
+            info.evasion_cells = path_cells;
+          else
+            info.evasion_cells &= path_cells;
         }
         continue;
       }
@@ -138,8 +144,20 @@ void Position::compute_check_info(int army, CheckInfo& info) const {
   }
 }
 
+// Double Commedia: a move that takes an enemy King takes over its army, whose men then attack
+// no more. The army taken this way, or -1.
+int Position::army_taken_over_by(Move m) const {
+  const Variant& v = *variant_;
+  if (v.rules.royal_capture != Rules::RoyalCapture::kTakeOver || m.kind() == MoveKind::kDrop ||
+      m.moves_no_man() || m.kind() == MoveKind::kCastling)
+    return -1;
+  PieceCode victim = board_[m.to()];
+  return victim != kEmpty && v.pieces[type_of(victim)].royal ? army_of(victim) : -1;
+}
+
 bool Position::royal_safe_after(Move m, int army) const {
   const Variant& v = *variant_;
+  const int taken_over = army_taken_over_by(m);
   PieceCode board[kMaxCells];
   std::memcpy(board, board_.data(), sizeof(board));
   switch (m.kind()) {
@@ -170,7 +188,7 @@ bool Position::royal_safe_after(Move m, int army) const {
     PieceCode p = board[c];
     if (p == kEmpty || army_of(p) != army || !v.pieces[type_of(p)].royal) continue;
     for (int e = 0; e < v.army_count(); ++e)
-      if (v.team_of_army[e] != v.team_of_army[army] &&
+      if (e != taken_over && v.team_of_army[e] != v.team_of_army[army] &&
           attacked_on(board, c, e, crowns ? everything : present_types_[e]))
         return false;
   }
@@ -257,7 +275,8 @@ void Position::generate_pseudo(int army, int orientation, const CellSet* side,
   }
 }
 
-void Position::generate_castling(int army, MoveList& out) const {
+// Castling with its cells empty and, with `safe_path`, no attacked cell on the King's path.
+void Position::generate_castling(int army, bool safe_path, MoveList& out) const {
   const Variant& v = *variant_;
   for (int i = 0; i < static_cast<int>(v.castling.size()); ++i) {
     if (!(castling_rights_ >> i & 1)) continue;
@@ -265,13 +284,29 @@ void Position::generate_castling(int army, MoveList& out) const {
     if (rule.army != army) continue;
     bool ok = true;
     for (Cell c : rule.must_be_empty) ok = ok && board_[c] == kEmpty;
-    for (Cell c : rule.must_not_be_attacked) {
-      if (!ok) break;
-      for (int e = 0; e < v.army_count() && ok; ++e)
-        if (v.team_of_army[e] != v.team_of_army[army] && is_attacked(c, e)) ok = false;
-    }
-    if (ok) out.push(Move::castling(rule.king_from, rule.king_to, i));
+    if (ok && (!safe_path || castling_path_safe(rule, army)))
+      out.push(Move::castling(rule.king_from, rule.king_to, i));
   }
+}
+
+// REFERENCE 5.10 and A24: no castling out of or through check. Each crossed cell is tested with
+// the King standing on it, not where it starts: a man that moves through the King's start cell
+// (a Commedia Panda stepping f1-e1 past a King on f1) attacks the crossed cell once it is empty.
+bool Position::castling_path_safe(const CastlingRule& rule, int army) const {
+  const Variant& v = *variant_;
+  PieceCode board[kMaxCells];
+  std::memcpy(board, board_.data(), sizeof(board));
+  const PieceCode king = board[rule.king_from];
+  board[rule.king_from] = kEmpty;
+  for (Cell c : rule.must_not_be_attacked) {
+    const PieceCode before = board[c];
+    board[c] = king;
+    for (int e = 0; e < v.army_count(); ++e)
+      if (v.team_of_army[e] != v.team_of_army[army] && attacked_on(board, c, e, present_types_[e]))
+        return false;
+    board[c] = before;
+  }
+  return true;
 }
 
 void Position::generate_drops(int army, MoveList& out) const {
@@ -284,15 +319,29 @@ void Position::generate_drops(int army, MoveList& out) const {
   }
 }
 
-void Position::legal_moves(MoveList& out) const {
+void Position::pseudo_legal_moves(MoveList& out) const {
   out.clear();
+  if (!game_decided()) generate_unchecked(false, out);
+}
+
+void Position::generate_unchecked(bool safe_castling, MoveList& out) const {
   const Variant& v = *variant_;
   int army = army_to_move();
   generate_pseudo(army, seat_, seat_restricted(seat_) ? &v.seats[seat_].side : nullptr, out);
-  if (!v.castling.empty()) generate_castling(army, out);
+  if (!v.castling.empty()) generate_castling(army, safe_castling, out);
   generate_drops(army, out);
   if (v.rules.royal_presence) keep_royal_presence(army, out);
   if (v.has_section_exclusion()) keep_out_of_held_sections(army, out);
+}
+
+void Position::legal_moves(MoveList& out) const {
+  out.clear();
+  // A decided game has no moves, not even the drop-out or pass below: perft counts the game's
+  // tree, as Fairy-Stockfish does, and the search and the encoder see a finished game.
+  if (game_decided()) return;
+  generate_unchecked(true, out);
+  const Variant& v = *variant_;
+  int army = army_to_move();
   CheckInfo info;
   compute_check_info(army, info);
   // Irwell: a move may crown the mover's own Prince into check.
@@ -341,6 +390,7 @@ void Position::add_crowning_lines(int army, CellSet& lines) const {
 }
 
 void Position::keep_royals_safe(int army, const CheckInfo& info, MoveList& out) const {
+  const bool takeover = variant_->rules.royal_capture == Rules::RoyalCapture::kTakeOver;
   int kept = 0;
   for (int i = 0; i < out.size(); ++i) {
     Move m = out[i];
@@ -352,12 +402,13 @@ void Position::keep_royals_safe(int army, const CheckInfo& info, MoveList& out) 
                (m.kind() == MoveKind::kDrop || !info.crowning_lines.contains(m.from()))) ||
               royal_safe_after(m, army);
     } else if (m.kind() == MoveKind::kDrop) {
-      legal = info.checkers == 0 || (info.checkers == 1 && info.evasion_cells.contains(m.to()));
+      legal = info.checkers == 0 || info.evasion_cells.contains(m.to());
     } else if (m.from() == info.royal || m.kind() == MoveKind::kEnPassant ||
-               m.kind() == MoveKind::kCastling || info.pinned.contains(m.from())) {
+               m.kind() == MoveKind::kCastling || info.pinned.contains(m.from()) ||
+               (takeover && army_taken_over_by(m) >= 0)) {
       legal = royal_safe_after(m, army);
     } else {
-      legal = info.checkers == 0 || (info.checkers == 1 && info.evasion_cells.contains(m.to()));
+      legal = info.checkers == 0 || info.evasion_cells.contains(m.to());
     }
     if (legal) out.begin()[kept++] = m;
   }

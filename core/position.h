@@ -94,8 +94,12 @@ class Position {
   Cell locked_cell(int army) const { return lock_cell_[army]; }
   uint32_t lock_pending(int army) const { return lock_pending_[army]; }
 
-  // Legal moves of the seat to move, in generation order.
+  // Legal moves of the seat to move, in generation order; none once the game is decided.
   void legal_moves(MoveList& out) const;
+  // The moves before the check rule: the men's moves, castling with its cells empty, drops, and
+  // the Rose lock, royal-presence and section rules. Tests use it as a brute-force legality
+  // oracle: a move is legal when it leaves no royal man of the mover attacked.
+  void pseudo_legal_moves(MoveList& out) const;
   bool is_legal(Move m) const;
   // Precondition: m is legal here.
   void play(Move m);
@@ -157,13 +161,34 @@ class Position {
   void generate_pseudo(int army, int orientation, const CellSet* side, MoveList& out) const;
   // Does army `by` attack c on `board`? In four-player games through the seats still playing.
   bool attacked_on(const PieceCode* board, Cell c, int by, uint32_t present) const;
-  void generate_castling(int army, MoveList& out) const;
+  // Castling with its cells empty and, with `safe_path`, the King's path not attacked.
+  void generate_castling(int army, bool safe_path, MoveList& out) const;
+  bool castling_path_safe(const CastlingRule& rule, int army) const;
+  // The moves before the check rule, castling's path tested or not (pseudo_legal_moves).
+  void generate_unchecked(bool safe_castling, MoveList& out) const;
+  // An ending the position decides whatever moves remain (a taken King, the last army, a double
+  // Coronation, both seats of an army out, a captured set), with the army that lost it or, for
+  // kLastArmy, the winning seat; termination kNone while the game goes on.
+  struct DecidedEnding {
+    Termination termination = Termination::kNone;
+    int army_or_seat = -1;
+  };
+  DecidedEnding decided_ending() const;
+  // decided_ending() is not kNone; inline and cheap where the variant has no such ending.
+  bool game_decided() const {
+    const Variant& v = *variant_;
+    return (fallen_army_ >= 0 || v.rules.drop_out || v.coronation.piece >= 0 ||
+            !v.rules.capture_to_win.empty() ||
+            v.rules.royal_capture == Rules::RoyalCapture::kTakeOver) &&
+           decided_ending().termination != Termination::kNone;
+  }
   void generate_drops(int army, MoveList& out) const;
   void compute_check_info(int army, CheckInfo& info) const;
   void keep_royals_safe(int army, const CheckInfo& info, MoveList& out) const;
   void add_crowning_lines(int army, CellSet& lines) const;
   bool own_prince_awaits_crowning(int army) const;
   bool royal_safe_after(Move m, int army) const;
+  int army_taken_over_by(Move m) const;
   void keep_royal_presence(int army, MoveList& moves) const;
   void keep_out_of_held_sections(int army, MoveList& moves) const;
   int next_seat(int seat) const;

@@ -25,9 +25,11 @@ struct FuzzPlan {
 };
 
 // Sized so each variant takes under 6 s on a 2-core machine (Release build): big boards have many
-// moves per ply and long games, so they get fewer games.
+// moves per ply and long games, so they get fewer games; four-seat games with royal men check
+// every move on a scratch board, and the legality oracle plays every move once more.
 FuzzPlan plan_for(const Variant& v) {
   int cells = v.geometry.cell_count();
+  if (v.seat_count() > 2 && v.coronation.piece >= 0) return {60, 400};
   if (cells <= 36) return {400, 400};
   if (cells <= 64) return {300, 400};
   if (cells <= 80) return {200, 400};
@@ -63,12 +65,17 @@ class GameFuzzer {
       Outcome outcome = pos.outcome(moves);
       if (moves.empty()) {
         EXPECT_TRUE(outcome.over()) << where() << "no legal moves but the game is not over";
-        // A capture-to-win loss (Wey, CoBlaChe) is decided first, even with no moves left.
-        if (outcome.termination != Termination::kCaptureSet) {
+        // An ending the position decides (a captured set, a double Coronation, ...) comes first.
+        if (!decided_by_position(outcome.termination)) {
           EXPECT_EQ(outcome.termination,
                     pos.in_check() ? Termination::kCheckmate : Termination::kStalemate)
               << where() << "no legal moves: termination " << termination_name(outcome.termination);
         }
+      }
+      // A decided game has no moves: perft and the search count the game's tree (issue 20).
+      if (decided_by_position(outcome.termination)) {
+        EXPECT_TRUE(moves.empty()) << where() << moves.size() << " legal moves after "
+                                   << termination_name(outcome.termination);
       }
       if (::testing::Test::HasFailure()) return false;
       if (outcome.over()) break;
@@ -114,6 +121,77 @@ class GameFuzzer {
     return "";
   }
 
+  static bool decided_by_position(Termination t) {
+    return t == Termination::kCaptureSet || t == Termination::kCoronation ||
+           t == Termination::kDropOut || t == Termination::kRoyalCapture ||
+           t == Termination::kLastArmy;
+  }
+
+  // Is a castling's King safe on every cell the rule tests, standing there itself (A24)? The
+  // King is moved onto each crossed cell by a plain move on the real board, not by a rule.
+  bool castling_crossing_safe(Position& pos, Move m) const {
+    const Variant& v = *v_;
+    const CastlingRule& rule = v.castling[m.castling_rule()];
+    const int army = pos.army_to_move();
+    auto attacked = [&](Cell c) {
+      for (int enemy = 0; enemy < v.army_count(); ++enemy)
+        if (v.team_of_army[enemy] != v.team_of_army[army] && pos.is_attacked(c, enemy)) return true;
+      return false;
+    };
+    for (Cell c : rule.must_not_be_attacked) {
+      if (c == rule.king_from) {
+        if (attacked(c)) return false;
+        continue;
+      }
+      if (pos.piece_at(c) != kEmpty) {
+        ADD_FAILURE() << where() << "castling " << pos.move_text(m) << " tests the occupied cell "
+                      << v.geometry.cell_name(c) << ": the oracle cannot stand the King there";
+        return false;
+      }
+      pos.play(Move::normal(rule.king_from, c, MoveKind::kNormal));
+      const bool hit = attacked(c);
+      pos.undo();
+      if (hit) return false;
+    }
+    return true;
+  }
+
+  // The legality oracle: every move before the check rule is played on the board and kept only
+  // if no royal man of the mover is then attacked; a seat left with none drops out or passes as
+  // its variant says. It shares no check, pin or evasion logic with the generator.
+  std::vector<Move> oracle_legal_moves(Position& pos) const {
+    const Variant& v = *v_;
+    const int army = pos.army_to_move();
+    MoveList pseudo;
+    pos.pseudo_legal_moves(pseudo);
+    std::vector<Move> kept;
+    for (Move m : pseudo) {
+      if (m.kind() == MoveKind::kCastling && !castling_crossing_safe(pos, m)) continue;
+      if (v.rules.check) {
+        pos.play(m);
+        const bool safe = attacked_royal(pos, army).empty();
+        pos.undo();
+        if (!safe) continue;
+      }
+      kept.push_back(m);
+    }
+    bool decided = false;
+    {
+      MoveList none;
+      decided = decided_by_position(pos.outcome(none).termination);
+    }
+    if (kept.empty() && !decided && v.rules.drop_out) {
+      bool royal = false;
+      for (Cell c = 0; c < v.geometry.cell_count(); ++c)
+        royal =
+            royal || (v.geometry.exists(c) && pos.piece_at(c) != kEmpty &&
+                      army_of(pos.piece_at(c)) == army && v.pieces[type_of(pos.piece_at(c))].royal);
+      if (!royal || !v.rules.check) kept.push_back(Move::drop_out());
+    }
+    if (kept.empty() && !decided && v.rules.pass_when_no_move) kept.push_back(Move::pass());
+    return kept;
+  }
+
   bool check_position(Position& pos, const MoveList& moves) {
     const Variant& v = *v_;
     EXPECT_EQ(pos.hash(), pos.compute_hash()) << where() << "incremental hash is wrong";
@@ -127,6 +205,15 @@ class GameFuzzer {
     auto dup = std::adjacent_find(sorted.begin(), sorted.end());
     EXPECT_TRUE(dup == sorted.end())
         << where() << "move " << pos.move_text(*dup) << " is generated twice";
+
+    std::vector<Move> oracle = oracle_legal_moves(pos);
+    std::sort(oracle.begin(), oracle.end());
+    for (Move m : oracle)
+      EXPECT_TRUE(std::binary_search(sorted.begin(), sorted.end(), m))
+          << where() << "legal by the oracle but not generated: " << pos.move_text(m);
+    for (Move m : sorted)
+      EXPECT_TRUE(std::binary_search(oracle.begin(), oracle.end(), m))
+          << where() << "generated but illegal by the oracle: " << pos.move_text(m);
 
     const int mover = pos.army_to_move();
     if (v.rules.check) {

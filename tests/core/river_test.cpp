@@ -219,9 +219,10 @@ TEST(RiverCoBlaChe, QueenAndPrinceKeepOutOfSectionsHeldByTheirEnemies) {
       v, "**1q2**/**4**/8/8/8/8/**4**/**4**/**4**/**4**/2x5/8/8/3Q4/**4**/**4** w - - 0 1");
   EXPECT_TRUE(legal(through, "dmds")) << "a Queen may move through such a section";
   EXPECT_FALSE(legal(through, "dmdw")) << "w-z holds the enemy Queen";
-  // A Marshal is not restricted.
+  // A Marshal is not restricted. (White keeps its Queen on the back rank: with the Marshal
+  // alone it would have lost its whole set, and a decided game has no moves.)
   Position marshal = Position::from_fen(
-      v, "**1q2**/**4**/8/8/8/8/**4**/**4**/**4**/**4**/3x4/8/8/3M4/**4**/**4** w - - 0 1");
+      v, "**1q2**/**4**/8/8/8/8/**4**/**4**/**4**/**4**/3x4/8/8/3M4/**4**/**Q3** w - - 0 1");
   EXPECT_TRUE(legal(marshal, "dmdp"));
 }
 
