@@ -15,7 +15,7 @@
 #include "apps/commands.h"
 #include "core/variant_loader.h"
 #include "training/balance_report.h"
-#include "training/bot_bundle.h"
+#include "training/internal_player.h"
 
 namespace fairyzero {
 namespace {
@@ -45,32 +45,19 @@ std::vector<int> parse_visits(const std::string& text) {
 // The bot for `variant`: a BOT_DIR (its own variant file and options, plus --set), "uniform",
 // "material" or a checkpoint. --visits applies to all; without it a BOT_DIR uses its own.
 LoadedBot load_bot_for(const std::string& spec, const VariantPtr& variant, const Arguments& args) {
-  const std::string device = args.value("--device").value_or("cpu");
-  LoadedBot bot;
-  bot.variant = variant;
-  std::optional<int> bundle_playouts;
-  if (is_bot_bundle(spec)) {
-    BotBundle bundle = load_bot(spec);
-    if (bundle.variant->name != variant->name)
-      throw UsageError("--bot " + spec + " plays " + bundle.variant->name + ", not " +
-                       variant->name);
-    std::vector<std::string> options = bundle.manifest.variant_options;
-    for (const std::string& o : args.values("--set")) options.push_back(o);
-    if (options.size() > bundle.manifest.variant_options.size())
-      bundle.variant = load_variant_file((fs::path(spec) / "variant.toml").string(), options);
-    bot.variant = bundle.variant;
-    bot.evaluator = make_bot_evaluator(bundle, device);
-    bot.label = fs::path(spec).filename().empty() ? fs::path(spec).parent_path().filename().string()
-                                                  : fs::path(spec).filename().string();
-    bundle_playouts = bundle.search.playouts;
-  } else if (spec == "uniform" || spec == "material" || spec.ends_with(".pt")) {
-    bot.evaluator = make_evaluator(spec, variant, device);
-    bot.label = spec.ends_with(".pt") ? fs::path(spec).stem().string() : spec;
-  } else {
-    throw UsageError("--bot '" + spec +
-                     "' is not uniform, material, a checkpoint .pt or a bot folder (no "
-                     "manifest.toml)");
+  InternalPlayer player;
+  try {
+    player = make_internal_player(parse_player_spec(spec), variant,
+                                  args.value("--device").value_or("cpu"), args.values("--set"));
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--bot: ") + e.what());
   }
+  LoadedBot bot;
+  bot.variant = player.variant;
+  bot.evaluator = std::move(player.evaluator);
+  bot.label = player.label;
+  std::optional<int> bundle_playouts;
+  if (player.bot_search) bundle_playouts = player.bot_search->playouts;
   if (auto v = args.value("--visits"))
     bot.playouts = parse_visits(*v);
   else

@@ -3,18 +3,17 @@
 
 #include <cstdio>
 
-#include "mcts/basic_evaluators.h"
-#include "nn/network_evaluator.h"
+#include "training/internal_player.h"
 
 namespace fairyzero {
 
 std::unique_ptr<Evaluator> make_evaluator(const std::string& spec, const VariantPtr& variant,
                                           const std::string& device) {
-  if (spec == "uniform") return std::make_unique<UniformEvaluator>();
-  if (spec == "material") return std::make_unique<MaterialEvaluator>(*variant);
-  NetworkEvaluatorOptions options;
-  options.device = device;
-  return NetworkEvaluator::from_checkpoint(spec, variant, options);
+  try {
+    return make_internal_player(parse_player_spec(spec), variant, device).evaluator;
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
 }
 
 std::string describe_search(const Position& root, const SearchResult& r, int max_pv) {

@@ -1,5 +1,5 @@
-// Choosing what plays for a seat from the command line: "uniform", "material", or a checkpoint
-// file, and the search settings around it.
+// Choosing what plays for a seat from the command line (one player spec for every command), and
+// the search summary line.
 #pragma once
 
 #include <memory>
@@ -11,8 +11,9 @@
 
 namespace fairyzero {
 
-// "uniform", "material", or the path of a network checkpoint (loaded for `variant` on `device`,
-// "cpu" or "cuda"). Throws CheckpointError or UsageError with the reason.
+// An internal player's evaluator (training/player_spec.h: uniform, material, a checkpoint, a bot
+// of the same rules) for `variant` on `device`, "cpu" or "cuda". Throws CheckpointError,
+// BotBundleError or UsageError with the reason.
 std::unique_ptr<Evaluator> make_evaluator(const std::string& spec, const VariantPtr& variant,
                                           const std::string& device);
 

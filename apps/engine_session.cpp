@@ -10,6 +10,7 @@
 #include "apps/bot.h"
 #include "apps/commands.h"
 #include "core/variant_loader.h"
+#include "training/internal_player.h"
 
 namespace fairyzero {
 namespace {
@@ -18,49 +19,32 @@ double now_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-EngineBot bot_from_bundle(const std::string& dir, const Arguments& args,
-                          const std::string& device) {
-  BotBundle bundle = load_bot(dir);
-  if (auto name = args.value("--variant"); name && *name != bundle.variant->name)
-    throw UsageError("--variant " + *name + ": the bot in " + dir + " plays " +
-                     bundle.variant->name);
-  std::vector<std::string> overrides = args.values("--set");
-  if (!overrides.empty()) {
-    // The run's options first, then the command line's, on the bundle's copy of the file.
-    std::vector<std::string> all = bundle.manifest.variant_options;
-    all.insert(all.end(), overrides.begin(), overrides.end());
-    bundle.variant = load_variant_file(dir + "/variant.toml", all);
-    for (const std::string& o : overrides) std::cerr << "note: variant option " << o << "\n";
-  }
-  EngineBot bot;
-  bot.variant = bundle.variant;
-  bot.evaluator = make_bot_evaluator(bundle, device);
-  bot.search = bundle.search;
-  bot.name =
-      "FairyZero " + bundle.variant->name + " gen " + std::to_string(bundle.manifest.generation);
-  return bot;
-}
-
 }  // namespace
 
 EngineBot engine_bot_from_args(const Arguments& args) {
   if (args.positional().size() != 1)
     throw UsageError("give one bot: BOT_DIR, a checkpoint FILE.pt, or uniform|material");
-  const std::string& spec = args.positional()[0];
-  const std::string device = args.value("--device").value_or("cpu");
   EngineBot bot;
-  if (is_bot_bundle(spec)) {
-    bot = bot_from_bundle(spec, args, device);
-  } else if (spec == "uniform" || spec == "material" || spec.ends_with(".pt")) {
-    std::optional<std::string> variant = args.value("--variant");
-    if (!variant) throw UsageError("the bot '" + spec + "' needs --variant NAME");
-    bot.variant = load_variant_for_user(*variant, args.values("--set"));
-    bot.evaluator = make_evaluator(spec, bot.variant, device);
-    bot.name = "FairyZero " + (spec.ends_with(".pt") ? std::string("network") : spec);
-  } else {
-    throw UsageError("'" + spec +
-                     "' is not a bot folder (no manifest.toml; make one with fairyzero export), "
-                     "a checkpoint .pt, uniform or material");
+  try {
+    const PlayerSpec spec = parse_player_spec(args.positional()[0]);
+    VariantPtr variant;
+    if (auto name = args.value("--variant"))
+      variant = load_variant_for_user(*name, args.values("--set"));
+    else if (spec.kind != PlayerKind::kBot)
+      throw UsageError("the bot '" + spec.spec + "' needs --variant NAME");
+    InternalPlayer player = make_internal_player(
+        spec, variant, args.value("--device").value_or("cpu"), args.values("--set"));
+    for (const std::string& o : args.values("--set"))
+      std::cerr << "note: variant option " << o << "\n";
+    bot.variant = player.variant;
+    bot.evaluator = std::move(player.evaluator);
+    if (player.bot_search) bot.search = *player.bot_search;
+    bot.name = spec.kind == PlayerKind::kBot ? "FairyZero " + bot.variant->name + " gen " +
+                                                   std::to_string(player.bot_generation)
+               : spec.kind == PlayerKind::kCheckpoint ? std::string("FairyZero network")
+                                                      : "FairyZero " + spec.spec;
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
   }
   bot.search.playouts = static_cast<int>(args.integer("--playouts", bot.search.playouts));
   bot.search.threads = static_cast<int>(args.integer("--threads", bot.search.threads));

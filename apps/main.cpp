@@ -30,8 +30,9 @@ const Subcommand kSubcommands[] = {
      "play in the terminal against a bot (MCTS), a random mover, or alone"},
     {"train", fairyzero::train_command,
      "train VARIANT --config configs/train/NAME.toml --out RUN_DIR [--generations N]\n"
-     "            [--device cpu|cuda]",
-     "self-play and training, generation after generation; rerun to resume an interrupted run"},
+     "            [--device cpu|cuda] [--set KEY=VALUE]...\n"
+     "  train RUN_DIR [--generations N] [--device cpu|cuda] [--config FILE]",
+     "self-play and training, generation after generation; on a run folder: resume or extend it"},
     {"new-network", fairyzero::new_network_command,
      "new-network VARIANT --out FILE [--blocks N] [--filters N] [--policy-dim N]\n"
      "            [--value-hidden N]",

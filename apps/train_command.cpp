@@ -1,45 +1,85 @@
-// `fairyzero train VARIANT --config configs/train/NAME.toml --out RUN_DIR`: a new run, or the
-// continuation of an interrupted one in the same folder.
+// `fairyzero train VARIANT --config configs/train/NAME.toml --out RUN_DIR`: a new run, and
+// `fairyzero train RUN_DIR [--generations N]`: the continuation or extension of an existing one.
 #include <filesystem>
 #include <iostream>
 
 #include "apps/arguments.h"
 #include "apps/commands.h"
+#include "core/rules_fingerprint.h"
 #include "training/train_run.h"
 
 namespace fairyzero {
+namespace {
+
+// A variant named on the command line for an existing run must be the run's rules.
+void require_run_rules(const TrainingRun& run, const std::string& run_dir,
+                       const VariantPtr& asked) {
+  const RulesFields mine = rules_fields(*run.variant());
+  const RulesFields theirs = rules_fields(*asked);
+  if (rules_fingerprint(mine) == rules_fingerprint(theirs)) return;
+  throw UsageError(run_dir + " is a run of other rules than " + asked->source_file +
+                   " (fingerprints " + rules_fingerprint(mine) + " and " +
+                   rules_fingerprint(theirs) +
+                   "; first difference: " + first_rules_difference(theirs, mine) +
+                   "). A run keeps the rules it was created with (" + run_dir +
+                   "/variant.toml); train other rules in a new run folder.");
+}
+
+// Settings asked for on the command line, applied to an existing run where that is safe.
+void apply_requested_settings(TrainingRun& run, const Arguments& args) {
+  TrainConfig wanted = run.config();
+  if (auto file = args.value("--config")) {
+    const TrainConfig stored = run.config();
+    wanted = load_train_config(*file);
+    // The run's own records, not settings a config file carries.
+    wanted.run.variant = stored.run.variant;
+    wanted.run.variant_options = stored.run.variant_options;
+  }
+  if (auto g = args.value("--generations"))
+    wanted.run.generations = static_cast<int>(Arguments::parse_integer(*g, "--generations"));
+  if (auto d = args.value("--device")) wanted.run.device = *d;
+  wanted.trainer.device = wanted.run.device;
+  const std::vector<SettingChange> changes = changed_settings(run.config(), wanted);
+  if (changes.empty()) return;
+  run.update_settings(wanted);
+  for (const SettingChange& c : changes)
+    std::cerr << "note: " << c.key << " changed from " << c.before << " to " << c.after << "\n";
+}
+
+}  // namespace
 
 int train_command(const CommandArgs& raw) {
   Arguments args(raw, {"--config", "--out", "--generations", "--device", "--set"}, {});
-  if (args.positional().size() != 1 || !args.value("--out"))
-    throw UsageError("give a variant and --out RUN_DIR (and --config for a new run)");
-  const std::string run_dir = *args.value("--out");
-  const bool resuming = std::filesystem::exists(std::filesystem::path(run_dir) / "config.toml");
-  TrainConfig config;
-  if (!resuming) {
-    if (!args.value("--config"))
-      throw UsageError("a new run needs --config (e.g. configs/train/tiny.toml)");
-    config = load_train_config(*args.value("--config"));
+  if (args.positional().size() != 1)
+    throw UsageError("give a variant and --out RUN_DIR (a new run), or a RUN_DIR to continue");
+  const std::string& target = args.positional()[0];
+  const bool target_is_run = !args.value("--out") && is_training_run(target);
+  if (!args.value("--out") && !target_is_run)
+    throw UsageError(target + " is not a run folder; a new run needs --out RUN_DIR");
+  const std::string run_dir = target_is_run ? target : *args.value("--out");
+
+  if (is_training_run(run_dir)) {
+    TrainingRun run(run_dir);
+    if (!target_is_run)
+      require_run_rules(run, run_dir, load_variant_for_user(target, args.values("--set")));
+    else if (!args.values("--set").empty())
+      throw UsageError("--set cannot change the rules of an existing run (" + run_dir +
+                       "/variant.toml); train the new rules in a new run folder");
+    apply_requested_settings(run, args);
+    run.run([](const std::string& line) { std::cout << line << std::endl; });
+    return 0;
   }
-  std::vector<std::string> overrides = args.values("--set");
-  TrainConfig stored =
-      resuming ? load_train_config((std::filesystem::path(run_dir) / "config.toml").string())
-               : config;
-  if (resuming) overrides = variant_overrides(stored.run);
-  VariantPtr variant = load_variant_for_user(args.positional()[0], overrides);
-  config.run.variant = variant->name;
+  if (!args.value("--config"))
+    throw UsageError("a new run needs --config (e.g. configs/train/tiny.toml)");
+  TrainConfig config = load_train_config(*args.value("--config"));
+  const std::vector<std::string> overrides = args.values("--set");
+  VariantPtr variant = load_variant_for_user(target, overrides);
   for (const std::string& o : overrides)
     config.run.variant_options += (config.run.variant_options.empty() ? "" : "; ") + o;
   if (auto g = args.value("--generations"))
     config.run.generations = static_cast<int>(Arguments::parse_integer(*g, "--generations"));
-  if (auto d = args.value("--device")) config.run.device = *d;
-  TrainingRun run(run_dir, config);
-  if (resuming && run.config().run.variant != variant->name)
-    throw UsageError(run_dir + " is a run of " + run.config().run.variant + ", not " +
-                     variant->name);
-  if (resuming && (args.value("--config") || args.value("--generations") ||
-                   args.value("--device") || args.value("--set")))
-    std::cerr << "note: " << run_dir << " exists; continuing with its own config.toml\n";
+  if (auto d = args.value("--device")) config.run.device = config.trainer.device = *d;
+  TrainingRun run(run_dir, config, variant);
   run.run([](const std::string& line) { std::cout << line << std::endl; });
   return 0;
 }

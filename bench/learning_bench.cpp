@@ -46,7 +46,7 @@ int main(int argc, char** argv) {
     if (out.empty()) out = (std::filesystem::temp_directory_path() / "fairyzero-learning").string();
     std::filesystem::remove_all(out);
     auto start = std::chrono::steady_clock::now();
-    TrainingRun run(out, config);
+    TrainingRun run(out, config, variant);
     run.run([](const std::string& line) { std::printf("%s\n", line.c_str()); });
     double minutes =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / 60;

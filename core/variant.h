@@ -132,6 +132,9 @@ class Variant {
   std::string note;
   std::string fairy_stockfish;  // the name Fairy-Stockfish knows it by, or empty
   std::string source_file;
+  // The variant file's contents after its --set overrides, as TOML: a run and a bot keep this
+  // copy (variant.toml), so they own their rules whatever later happens to the file.
+  std::string resolved_toml;
 
   Geometry geometry;
   std::vector<PieceType> pieces;

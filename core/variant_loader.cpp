@@ -404,6 +404,11 @@ std::vector<std::filesystem::path> variant_dirs() {
 
 VariantPtr find_variant(const std::string& name_or_path, const VariantOverrides& overrides) {
   std::error_code ec;
+  // A training run or a bot folder: the rules it keeps.
+  if (std::filesystem::path folder(name_or_path);
+      std::filesystem::is_directory(folder, ec) &&
+      std::filesystem::is_regular_file(folder / "variant.toml", ec))
+    return load_variant_file((folder / "variant.toml").string(), overrides);
   if (name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".toml"))
     return load_variant_file(name_or_path, overrides);
   std::string looked;

@@ -20,7 +20,8 @@ VariantPtr load_variant_file(const std::string& path, const VariantOverrides& ov
 // The same from text; `source_name` stands for the file name in error messages.
 VariantPtr load_variant_text(std::string_view text, const std::string& source_name);
 
-// Finds a variant by name ("chess") or path ("my/variant.toml"). Names are looked up in
+// Finds a variant by name ("chess"), path ("my/variant.toml") or a folder holding a
+// variant.toml (a training run, a bot: the rules it keeps). Names are looked up in
 // $FAIRYZERO_VARIANTS, ./configs/variants and the source tree's configs/variants.
 // Throws VariantError listing where it looked.
 VariantPtr find_variant(const std::string& name_or_path, const VariantOverrides& overrides = {});

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 
 #define TOML_EXCEPTIONS 1
@@ -39,10 +40,28 @@ class Loader {
     v->start_fen = require<std::string>(setup, "fen", "setup");
     v->finalize();
     default_initial_cells(*v, setup);
+    v->resolved_toml = resolved_text(root, *v);
     return v;
   }
 
  private:
+  // The file with its overrides as TOML text. toml++ writes a table's keys sorted, but piece
+  // type numbers follow the file's order of [pieces.*] tables: those are written one by one in
+  // that order, after the rest.
+  std::string resolved_text(const toml::table& root, const Variant& v) const {
+    std::ostringstream text;
+    text << "# " << v.name << " as loaded from " << source_
+         << " with its overrides applied (written by FairyZero).\n";
+    toml::table rest = root;
+    rest.erase("pieces");
+    text << rest << "\n";
+    const toml::table& pieces = *root["pieces"].as_table();
+    for (const PieceType& p : v.pieces)
+      text << "\n"
+           << toml::table{{"pieces", toml::table{{p.name, *pieces[p.name].as_table()}}}} << "\n";
+    return text.str();
+  }
+
   [[noreturn]] void fail(const toml::source_region& at, const std::string& field,
                          const std::string& what) const {
     std::string line = at.begin.line ? ":" + std::to_string(at.begin.line) : "";

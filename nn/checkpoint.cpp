@@ -9,6 +9,7 @@
 #include <sstream>
 #include <vector>
 
+#include "core/rules_fingerprint.h"
 #include "nn/encoder.h"
 #include "nn/network.h"
 
@@ -75,6 +76,13 @@ CheckpointInfo read_info(torch::serialize::InputArchive& archive, const std::str
   info.shape.value_heads = static_cast<int>(get_int("value_heads"));
   info.policy_size = get_int("policy_size");
   info.step = get_int("step");
+  auto get_string = [&](const std::string& key) {
+    c10::IValue v;  // absent in files written before rules fingerprints: checked on use
+    return archive.try_read("fairyzero_" + key, v) && v.isString() ? v.toStringRef()
+                                                                   : std::string();
+  };
+  info.rules_fingerprint = get_string("rules_fingerprint");
+  info.rules = get_string("rules");
   c10::IValue seat;  // optional: absent in shared networks' files
   if (archive.try_read("fairyzero_seat", seat) && seat.isString()) info.seat = seat.toStringRef();
   return info;
@@ -89,7 +97,6 @@ std::string differences(const CheckpointInfo& info, const Encoder& encoder) {
     out << sep << what << " " << have << " (expected " << want << ")";
     sep = "; ";
   };
-  differ("variant", info.variant, encoder.variant().name);
   differ("encoder version", info.encoder_version, Encoder::kVersion);
   const NetworkShape want = encoder.network_shape();
   differ("input planes", info.shape.planes, want.planes);
@@ -110,11 +117,20 @@ CheckpointInfo checked_info(torch::serialize::InputArchive& archive, const std::
                           (info.seat.empty() ? std::string("a shared network")
                                              : "the network of seat '" + info.seat + "'") +
                           ", not one of seat '" + seat + "'");
+  // Shape differences first (they name what the network cannot do), then the rules.
+  std::string rules_problem;
+  try {
+    require_same_rules<CheckpointError>(*variant, "checkpoint '" + path + "'", info.variant,
+                                        info.rules_fingerprint, info.rules);
+  } catch (const CheckpointError& e) {
+    rules_problem = e.what();
+  }
   Encoder encoder(variant);
   std::string diff = differences(info, encoder);
   if (!diff.empty())
     throw CheckpointError("checkpoint '" + path + "' does not fit variant '" + variant->name +
-                          "': " + diff);
+                          "': " + diff + (rules_problem.empty() ? "" : "; " + rules_problem));
+  if (!rules_problem.empty()) throw CheckpointError(rules_problem);
   return info;
 }
 
@@ -151,6 +167,9 @@ void save_checkpoint(const std::string& path, const NetworkImpl& network, const 
   network.save(archive);
   archive.write("fairyzero_format", c10::IValue(std::string(kFormat)));
   archive.write("fairyzero_variant", c10::IValue(encoder.variant().name));
+  const RulesFields rules = rules_fields(encoder.variant());
+  archive.write("fairyzero_rules_fingerprint", c10::IValue(rules_fingerprint(rules)));
+  archive.write("fairyzero_rules", c10::IValue(rules_fields_text(rules)));
   write_int(archive, "encoder_version", Encoder::kVersion);
   const NetworkConfig& c = network.config();
   write_int(archive, "blocks", c.blocks);

@@ -24,7 +24,9 @@ class CheckpointError : public std::runtime_error {
 
 // What a checkpoint says about itself (read without building the network).
 struct CheckpointInfo {
-  std::string variant;  // Variant::name
+  std::string variant;            // Variant::name (informative: the rules fingerprint decides)
+  std::string rules_fingerprint;  // core/rules_fingerprint.h; empty in older files
+  std::string rules;              // the rules fields, to name the first difference
   int encoder_version = 0;
   NetworkConfig config;
   NetworkShape shape;
@@ -47,8 +49,8 @@ CheckpointInfo read_checkpoint_info(const std::string& path);
 
 // Builds a network from the stored config and loads its weights, on the CPU, in training mode
 // (call ->eval() for inference). Throws CheckpointError when the file does not fit `variant`
-// (name, encoder version, planes, board, policy or value shape). A non-empty `seat` also asks
-// that the file was written for that seat: a shared or other seat's network is refused.
+// (rules fingerprint, encoder version, planes, board, policy or value shape). A non-empty `seat`
+// also asks that the file was written for that seat: a shared or other seat's network is refused.
 std::shared_ptr<NetworkImpl> load_checkpoint(const std::string& path, const VariantPtr& variant,
                                              const std::string& seat = "");
 

@@ -13,22 +13,16 @@
 #include <random>
 #include <thread>
 
-#include "mcts/basic_evaluators.h"
 #include "mcts/search.h"
 #include "nn/inference_server.h"
-#include "nn/network_evaluator.h"
 #include "training/arena_openings.h"
 #include "training/arena_records.h"
-#include "training/bot_bundle.h"
+#include "training/internal_player.h"
 
 namespace fairyzero {
 namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
-
-bool starts_with(const std::string& text, const std::string& prefix) {
-  return text.compare(0, prefix.size(), prefix) == 0;
-}
 
 // A player losing a game by its own fault; `reason` is one line, what() the whole story.
 class PlayerFault : public std::runtime_error {
@@ -153,25 +147,20 @@ SearchBackend make_backend(const PlayerSpec& spec, const ArenaConfig& config) {
   backend.visits = spec.visits > 0 ? spec.visits : config.default_visits;
   const VariantPtr& variant = config.variant;
   switch (spec.kind) {
-    case PlayerKind::kUniform: backend.evaluator = std::make_shared<UniformEvaluator>(); break;
+    case PlayerKind::kUniform:
     case PlayerKind::kMaterial:
-      backend.evaluator = std::make_shared<MaterialEvaluator>(*variant);
-      break;
-    case PlayerKind::kCheckpoint: {
-      NetworkEvaluatorOptions options;
-      options.device = config.device;
-      backend.evaluator = serve_network(
-          NetworkEvaluator::from_checkpoint(spec.target, variant, options), config.concurrency);
-      break;
-    }
+    case PlayerKind::kCheckpoint:
     case PlayerKind::kBot: {
-      BotBundle bot = load_bot(spec.target);
-      if (bot.variant->name != variant->name)
-        throw std::invalid_argument("bot '" + spec.target + "' plays " + bot.variant->name +
-                                    ", not " + variant->name);
-      if (spec.visits <= 0) backend.visits = bot.search.playouts;
-      backend.params = bot.search.params;
-      backend.evaluator = serve_network(make_bot_evaluator(bot, config.device), config.concurrency);
+      InternalPlayer player = make_internal_player(spec, variant, config.device);
+      if (player.bot_search) {
+        if (spec.visits <= 0) backend.visits = player.bot_search->playouts;
+        backend.params = player.bot_search->params;
+      }
+      std::shared_ptr<Evaluator> evaluator(std::move(player.evaluator));
+      // Networks get a server in front; the basic evaluators are cheap enough alone.
+      backend.evaluator = spec.kind == PlayerKind::kCheckpoint || spec.kind == PlayerKind::kBot
+                              ? serve_network(std::move(evaluator), config.concurrency)
+                              : std::move(evaluator);
       break;
     }
     default: break;
@@ -326,36 +315,6 @@ class MatchState {
 };
 
 }  // namespace
-
-PlayerSpec parse_player_spec(const std::string& text) {
-  PlayerSpec spec;
-  spec.spec = spec.name = spec.target = text;
-  if (text == "uniform") {
-    spec.kind = PlayerKind::kUniform;
-  } else if (text == "material") {
-    spec.kind = PlayerKind::kMaterial;
-  } else if (starts_with(text, "uci:") || starts_with(text, "xboard:")) {
-    spec.kind = text[0] == 'u' ? PlayerKind::kUci : PlayerKind::kXboard;
-    spec.target = text.substr(text.find(':') + 1);
-    if (spec.target.find_first_not_of(" \t") == std::string::npos)
-      throw std::invalid_argument("player '" + text + "': no engine command after the colon");
-  } else if (is_bot_bundle(text)) {
-    spec.kind = PlayerKind::kBot;
-  } else if (fs::is_directory(text)) {
-    throw std::invalid_argument("player '" + text +
-                                "': a folder without manifest.toml is not a bot (export one "
-                                "with `fairyzero export`)");
-  } else if (fs::path(text).extension() == ".pt" || fs::exists(text)) {
-    if (!fs::is_regular_file(text))
-      throw std::invalid_argument("player '" + text + "': checkpoint " + text + " does not exist");
-    spec.kind = PlayerKind::kCheckpoint;
-  } else {
-    throw std::invalid_argument("unknown player '" + text +
-                                "': expected uniform, material, a checkpoint FILE.pt, a bot "
-                                "folder (with manifest.toml), uci:COMMAND or xboard:COMMAND");
-  }
-  return spec;
-}
 
 ArenaResult run_arena(const ArenaConfig& config, const ArenaProgress& progress) {
   const Variant& variant = *config.variant;

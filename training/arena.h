@@ -14,25 +14,9 @@
 #include "core/variant.h"
 #include "training/elo.h"
 #include "training/engine_protocol.h"
+#include "training/player_spec.h"
 
 namespace fairyzero {
-
-enum class PlayerKind { kUniform, kMaterial, kCheckpoint, kBot, kUci, kXboard };
-
-// One side of the match. Internal players (uniform, material, checkpoint, bot) search with
-// MCTS; engines run as processes, one per game being played at the time.
-struct PlayerSpec {
-  std::string spec;  // as given: "material", "net.pt", "bots/chess", "uci:/usr/games/..."
-  PlayerKind kind = PlayerKind::kUniform;
-  std::string target;          // the checkpoint file, bot folder or engine command
-  std::string name;            // in records and progress; the spec unless given
-  int visits = 0;              // playouts per move for internal players; 0: the default
-  EngineLimits engine_limits;  // for engines; nothing set: movetime 100 ms
-};
-
-// Reads "uniform", "material", "PATH.pt", a bot folder (with manifest.toml), "uci:COMMAND" or
-// "xboard:COMMAND". Throws std::invalid_argument naming the spec, or the missing path.
-PlayerSpec parse_player_spec(const std::string& text);
 
 struct ArenaConfig {
   VariantPtr variant;                 // two seats

@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "training/balance_document.h"
+#include "training/run_program.h"
 
 namespace fairyzero {
 namespace fs = std::filesystem;
@@ -476,9 +477,7 @@ std::string run_plots(const fs::path& dir, const BalanceReportSettings& settings
   std::string python = settings.python;
   if (python == "/usr/bin/python3" && !fs::exists(python)) python = "python3";
   const fs::path log = dir / "plot.log";
-  const std::string command = "'" + python + "' '" + script.string() + "' '" + dir.string() +
-                              "' > '" + log.string() + "' 2>&1";
-  if (std::system(command.c_str()) == 0) return "";
+  if (run_program({python, script.string(), dir.string()}, log.string()) == 0) return "";
   const std::string reason = last_line(log);
   return "scripts/plot_balance.py failed (" + (reason.empty() ? "no output" : reason) + "; see " +
          log.string() + ")";

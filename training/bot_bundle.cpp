@@ -13,17 +13,19 @@
 #define TOML_EXCEPTIONS 1
 #include <toml++/toml.h>
 
+#include "core/rules_fingerprint.h"
 #include "core/variant_loader.h"
 #include "nn/checkpoint.h"
 #include "nn/encoder.h"
 #include "nn/network_evaluator.h"
 #include "training/train_config.h"
+#include "training/train_run.h"
 
 namespace fairyzero {
 namespace {
 namespace fs = std::filesystem;
 
-constexpr int kBundleFormat = 1;
+constexpr int kBundleFormat = 2;  // 2: the rules fingerprint
 constexpr const char* kManifest = "manifest.toml";
 constexpr const char* kVariantFile = "variant.toml";
 constexpr const char* kNetwork = "network.pt";
@@ -139,7 +141,7 @@ toml::table manifest_table(const BotManifest& m) {
   toml::table t{{"format", m.format},         {"variant", m.variant},
                 {"variant_options", options}, {"training_steps", m.training_steps},
                 {"generation", m.generation}, {"source_run", m.source_run},
-                {"exported", m.exported}};
+                {"exported", m.exported},     {"rules_fingerprint", m.rules_fingerprint}};
   if (m.elo_vs_uniform) t.insert("elo_vs_uniform", *m.elo_vs_uniform);
   return t;
 }
@@ -149,7 +151,7 @@ BotManifest read_manifest(const std::string& dir) {
   const toml::table& t = file.table();
   file.check_keys(t, "",
                   {"format", "variant", "variant_options", "training_steps", "generation",
-                   "source_run", "exported", "elo_vs_uniform"});
+                   "source_run", "exported", "elo_vs_uniform", "rules_fingerprint"});
   BotManifest m;
   m.format = static_cast<int>(file.require<int64_t>(t, "format"));
   if (m.format != kBundleFormat)
@@ -157,6 +159,7 @@ BotManifest read_manifest(const std::string& dir) {
               "version " + std::to_string(m.format) + " is not supported (this build reads " +
                   std::to_string(kBundleFormat) + ")");
   m.variant = file.require<std::string>(t, "variant");
+  m.rules_fingerprint = file.require<std::string>(t, "rules_fingerprint");
   if (const toml::node* options = t.get("variant_options")) {
     const toml::array* list = options->as_array();
     if (!list) file.fail(options, "variant_options", "must be a list of strings");
@@ -285,7 +288,8 @@ void check_checkpoint_fits(const std::string& checkpoint, const CheckpointInfo& 
     say << (problems.empty() ? "" : "; ") << what << " " << have << " (expected " << want << ")";
     problems += say.str();
   };
-  differ("variant", info.variant, variant->name);
+  require_same_rules<BotBundleError>(*variant, checkpoint, info.variant, info.rules_fingerprint,
+                                     info.rules);
   differ("encoder version", info.encoder_version, Encoder::kVersion);
   NetworkShape want = encoder.network_shape();
   differ("input planes", info.shape.planes, want.planes);
@@ -304,13 +308,18 @@ VariantPtr read_variant(const std::string& dir, const BotManifest& manifest) {
   const std::string path = join(dir, kVariantFile);
   VariantPtr variant;
   try {
-    variant = load_variant_file(path, manifest.variant_options);
+    // variant.toml is the resolved variant: the options are already in it.
+    variant = load_variant_file(path);
   } catch (const VariantError& e) {
     throw BotBundleError(std::string(e.what()));  // names variant.toml and the line already
   }
   if (variant->name != manifest.variant)
     throw BotBundleError(join(dir, kManifest) + ": variant '" + manifest.variant +
                          "' differs from the one variant.toml defines ('" + variant->name + "')");
+  if (rules_fingerprint(*variant) != manifest.rules_fingerprint)
+    throw BotBundleError(join(dir, kManifest) + ": rules_fingerprint " +
+                         manifest.rules_fingerprint + " is not that of variant.toml (" +
+                         rules_fingerprint(*variant) + "): variant.toml was edited");
   return variant;
 }
 
@@ -376,10 +385,7 @@ void write_bundle(const fs::path& dir, const std::string& checkpoint, const Vari
   fs::copy_file(checkpoint, dir / kNetwork, ec);
   if (ec)
     throw BotBundleError(checkpoint + ": cannot copy to " + dir.string() + ": " + ec.message());
-  fs::copy_file(variant->source_file, dir / kVariantFile, ec);
-  if (ec)
-    throw BotBundleError(variant->source_file + ": cannot copy to " + dir.string() + ": " +
-                         ec.message());
+  write_file((dir / kVariantFile).string(), variant->resolved_toml);
   write_file(
       (dir / kManifest).string(),
       to_text("# A FairyZero bot (training/bot_bundle.h): what it is and where it came from.",
@@ -427,9 +433,9 @@ BotBundle export_bot(const std::string& run_dir, const std::string& bot_dir,
   const std::string source = pick_checkpoint(run_dir, checkpoint);
   VariantPtr variant;
   try {
-    variant = find_variant(run.variant, variant_overrides(run));
+    variant = load_run_variant(run_dir);
   } catch (const VariantError& e) {
-    throw BotBundleError(join(run_dir, "config.toml") + ": run.variant: " + e.what());
+    throw BotBundleError(e.what());
   }
   const CheckpointInfo info = read_info(source);
   check_checkpoint_fits(source, info, variant);
@@ -437,6 +443,7 @@ BotBundle export_bot(const std::string& run_dir, const std::string& bot_dir,
   BotManifest manifest;
   manifest.format = kBundleFormat;
   manifest.variant = variant->name;
+  manifest.rules_fingerprint = rules_fingerprint(*variant);
   manifest.variant_options = variant_overrides(run);
   manifest.training_steps = info.step;
   manifest.generation = generation_of(source);

@@ -1,9 +1,10 @@
 // An exported bot: a folder holding a trained network with everything needed to play it
 // anywhere — the variant definition it was trained on, default search settings and a manifest.
 //
-//   BOT_DIR/manifest.toml   format version, variant name, variant options (--set), training
-//                           steps, generation, source run, export date, strength estimate
-//   BOT_DIR/variant.toml    the variant file the run used (a copy), loaded with the options
+//   BOT_DIR/manifest.toml   format version, variant name, rules fingerprint, variant options
+//                           (--set), training steps, generation, source run, export date,
+//                           strength estimate
+//   BOT_DIR/variant.toml    the run's resolved variant (RUN_DIR/variant.toml, options applied)
 //   BOT_DIR/network.pt      the checkpoint (weights + network config + shapes, nn/checkpoint.h)
 //   BOT_DIR/network.toml    the network config, readable without LibTorch
 //   BOT_DIR/search.toml     default search settings (playouts, threads, cpuct, ...)
@@ -31,8 +32,10 @@ class BotBundleError : public std::runtime_error {
 
 struct BotManifest {
   int format = 1;
-  std::string variant;                       // Variant::name
-  std::vector<std::string> variant_options;  // the run's --set overrides
+  std::string variant;  // Variant::name
+  // The run's --set overrides, for the record: variant.toml already has them applied.
+  std::vector<std::string> variant_options;
+  std::string rules_fingerprint;  // of variant.toml, network.pt and the run's samples
   int64_t training_steps = 0;
   int generation = 0;
   std::string source_run;                // the RUN_DIR it came from
@@ -58,13 +61,13 @@ struct BotBundle {
 bool is_bot_bundle(const std::string& path);
 
 // Writes BOT_DIR from a training run: the newest checkpoint in RUN_DIR/checkpoints (or
-// `checkpoint` when given), the run's variant file and options from RUN_DIR/config.toml.
+// `checkpoint` when given) and the run's own rules, RUN_DIR/variant.toml.
 // Refuses to overwrite a non-empty BOT_DIR that is not a bot. Throws BotBundleError.
 BotBundle export_bot(const std::string& run_dir, const std::string& bot_dir,
                      const std::optional<std::string>& checkpoint = std::nullopt);
 
-// Reads and cross-checks a bundle: the variant loads, the checkpoint's variant name, encoder
-// version and shapes fit it, the manifest names the same variant. Throws BotBundleError.
+// Reads and cross-checks a bundle: the variant loads, the manifest's and the checkpoint's rules
+// fingerprints are the variant's, the encoder version and shapes fit it. Throws BotBundleError.
 BotBundle load_bot(const std::string& bot_dir);
 
 // The bundle's network as an evaluator on `device` ("cpu" or "cuda").

@@ -1,4 +1,4 @@
-// Sample files in HDF5 (schema version 1, docs/FORMAT.md) through the HDF5 C API, and the
+// Sample files in HDF5 (schema version 2, docs/FORMAT.md) through the HDF5 C API, and the
 // sliding window of the newest samples of a folder that the trainer draws batches from.
 #include "training/sample_store.h"
 
@@ -17,6 +17,8 @@
 #include <sstream>
 #include <stdexcept>
 #include <type_traits>
+
+#include "core/rules_fingerprint.h"
 
 namespace fairyzero {
 
@@ -260,6 +262,8 @@ void write_hdf5(const std::string& temp, const SampleFileInfo& info, const Colum
   const int64_t n = static_cast<int64_t>(c.ply.size());
   write_int_attribute(f, "schema_version", kSampleSchemaVersion, H5T_STD_I32LE);
   write_string_attribute(f, "variant", info.variant);
+  write_string_attribute(f, "rules_fingerprint", info.rules_fingerprint);
+  write_string_attribute(f, "rules", info.rules);
   write_int_attribute(f, "encoder_version", info.encoder_version, H5T_STD_I32LE);
   write_int_attribute(f, "planes", info.planes, H5T_STD_I32LE);
   write_int_attribute(f, "cells", info.cells, H5T_STD_I32LE);
@@ -337,6 +341,8 @@ SampleFileInfo read_info(hid_t file) {
     throw Failure("schema version " + std::to_string(info.schema_version) +
                   ", this build reads version " + std::to_string(kSampleSchemaVersion));
   info.variant = read_string_attribute(file, "variant");
+  info.rules_fingerprint = read_string_attribute(file, "rules_fingerprint");
+  info.rules = read_string_attribute(file, "rules");
   info.encoder_version = read_int_attribute(file, "encoder_version");
   info.planes = read_int_attribute(file, "planes");
   info.cells = read_int_attribute(file, "cells");
@@ -562,7 +568,17 @@ int64_t SampleWindow::refresh() {
           mismatch = text.str();
         }
       };
-      differs("variant", info.variant, expected_.variant);
+      if (info.rules_fingerprint != expected_.rules_fingerprint) {
+        std::string first;
+        try {
+          first = first_rules_difference(parse_rules_fields(expected_.rules),
+                                         parse_rules_fields(info.rules));
+        } catch (const std::invalid_argument&) {
+        }
+        mismatch = "made under other rules (fingerprint " + info.rules_fingerprint + ", expected " +
+                   expected_.rules_fingerprint + ")" +
+                   (first.empty() ? "" : "; first difference: " + first);
+      }
       differs("encoder version", info.encoder_version, expected_.encoder_version);
       differs("planes", info.planes, expected_.planes);
       differs("cells", info.cells, expected_.cells);

@@ -1,4 +1,4 @@
-// Samples in HDF5 files (schema version 1, docs/FORMAT.md): a writer that publishes a file only
+// Samples in HDF5 files (schema version 2, docs/FORMAT.md): a writer that publishes a file only
 // once it is complete (written to a temporary name, flushed, renamed), and a sliding-window
 // reader over the newest samples of a folder that skips corrupt files with a warning.
 #pragma once
@@ -17,7 +17,9 @@ namespace fairyzero {
 // What a sample file says about itself (HDF5 attributes on the root group).
 struct SampleFileInfo {
   int schema_version = 0;
-  std::string variant;  // Variant::name
+  std::string variant;            // Variant::name (informative: the fingerprint decides)
+  std::string rules_fingerprint;  // core/rules_fingerprint.h
+  std::string rules;              // the rules fields, to name the first difference
   int encoder_version = 0;
   int planes = 0;  // input planes per sample
   int cells = 0;   // files x ranks
@@ -34,7 +36,8 @@ class SampleFileError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-inline constexpr int kSampleSchemaVersion = 1;
+// Version 2 added the rules fingerprint and fields.
+inline constexpr int kSampleSchemaVersion = 2;
 
 // Writes `samples` to `path` atomically. `info.samples` is ignored (taken from the vector).
 // Throws SampleFileError when writing fails; then `path` is untouched and no temporary remains.
@@ -46,7 +49,7 @@ SampleFileInfo read_sample_file_info(const std::string& path);
 std::vector<Sample> read_sample_file(const std::string& path, SampleFileInfo* info = nullptr);
 
 // The newest `capacity` samples of the *.h5 files in a folder (file names sort by age: the
-// trainer names them gen-0000.h5, gen-0001.h5, ...). Files of another variant, encoder
+// trainer names them gen-0000.h5, gen-0001.h5, ...). Files of other rules (fingerprint), encoder
 // version or shape than `expected` are skipped, as are unreadable ones; each skip is reported
 // in warnings() (and printed to stderr once), never thrown.
 class SampleWindow {

@@ -15,14 +15,20 @@
 namespace fairyzero {
 namespace {
 
-using Field = std::variant<int*, int64_t*, uint64_t*, double*, bool*, std::string*>;
+using Field =
+    std::variant<int*, int64_t*, uint64_t*, double*, bool*, std::string*, std::vector<int64_t>*>;
+
+// Whether a run may change a setting between generations (`train RUN --generations N` with
+// another config): speed and placement settings may, what defines the games or the network not.
+enum Change { kFixed, kMidRun };
 
 struct Setting {
   const char* section;
   const char* key;
   Field field;
-  double min, max;  // for numbers
+  double min, max;  // for numbers (each element of a list)
   const char* help;
+  Change change = kFixed;
 };
 
 std::vector<Setting> settings(TrainConfig& c) {
@@ -32,10 +38,11 @@ std::vector<Setting> settings(TrainConfig& c) {
   return {
       {"run", "variant", &r.variant, 0, 0, "variant name (configs/variants/NAME.toml)"},
       {"run", "variant_options", &r.variant_options, 0, 0, "--set overrides, joined by '; '"},
-      {"run", "generations", &r.generations, 1, 1e6, "self-play + training rounds"},
+      {"run", "generations", &r.generations, 1, 1e6, "self-play + training rounds", kMidRun},
       {"run", "seed", &r.seed, 0, 1e18, "seed of self-play and training"},
-      {"run", "device", &r.device, 0, 0, "cpu, cuda or cuda:N"},
-      {"run", "overlap", &r.overlap, 0, 0, "play the next generation while training (GPU)"},
+      {"run", "device", &r.device, 0, 0, "cpu, cuda or cuda:N", kMidRun},
+      {"run", "overlap", &r.overlap, 0, 0, "play the next generation while training (GPU)",
+       kMidRun},
       {"agents", "networks", &c.agents.networks, 0, 0,
        "shared (one network for all seats) or per-seat (one network per seat)"},
       {"agents", "league_probability", &c.agents.league_probability, 0, 1,
@@ -45,9 +52,12 @@ std::vector<Setting> settings(TrainConfig& c) {
       {"network", "policy_dim", &c.network.policy_dim, 1, 1024, "policy head query/key width"},
       {"network", "value_hidden", &c.network.value_hidden, 1, 4096, "value head hidden width"},
       {"selfplay", "games", &s.games, 1, 1e7, "games per generation"},
-      {"selfplay", "workers", &s.workers, 1, 256, "TBB workers, each playing a group of games"},
-      {"selfplay", "games_per_worker", &s.games_per_worker, 1, 4096, "games at once per worker"},
-      {"selfplay", "leaves_per_game", &s.leaves_per_game, 1, 64, "leaves per game per batch"},
+      {"selfplay", "workers", &s.workers, 1, 256, "TBB workers, each playing a group of games",
+       kMidRun},
+      {"selfplay", "games_per_worker", &s.games_per_worker, 1, 4096, "games at once per worker",
+       kMidRun},
+      {"selfplay", "leaves_per_game", &s.leaves_per_game, 1, 64, "leaves per game per batch",
+       kMidRun},
       {"selfplay", "full_playouts", &s.full_playouts, 1, 1e6, "playouts of a full search"},
       {"selfplay", "fast_playouts", &s.fast_playouts, 1, 1e6, "playouts of a fast search"},
       {"selfplay", "full_search_probability", &s.full_search_probability, 0, 1,
@@ -56,6 +66,10 @@ std::vector<Setting> settings(TrainConfig& c) {
       {"selfplay", "temperature_plies", &s.temperature_plies, 0, 1e6,
        "plies at the start temperature"},
       {"selfplay", "temperature_end", &s.temperature_end, 0, 10, "move temperature afterwards"},
+      {"selfplay", "cpuct_init", &s.cpuct_init, 0, 100, "PUCT exploration constant"},
+      {"selfplay", "cpuct_base", &s.cpuct_base, 1, 1e9, "visits at which exploration grows"},
+      {"selfplay", "fpu_reduction", &s.fpu_reduction, 0, 10, "first-play urgency below parent"},
+      {"selfplay", "fpu_reduction_root", &s.fpu_reduction_root, 0, 10, "the same at the root"},
       {"selfplay", "dirichlet_alpha", &s.dirichlet_alpha, 1e-4, 100, "root noise concentration"},
       {"selfplay", "dirichlet_epsilon", &s.dirichlet_epsilon, 0, 1, "root noise weight"},
       {"selfplay", "resign_threshold", &s.resign_threshold, -1, 0.5,
@@ -64,9 +78,11 @@ std::vector<Setting> settings(TrainConfig& c) {
       {"selfplay", "no_resign_fraction", &s.no_resign_fraction, 0, 1,
        "games played out to check resigns"},
       {"selfplay", "max_plies", &s.max_plies, 0, 1e6, "games longer than this are draws (0: off)"},
-      {"inference", "max_batch", &c.inference.max_batch, 1, 65536, "positions per forward pass"},
-      {"inference", "max_wait_us", &c.inference.max_wait_us, 0, 1e7, "wait for a fuller batch"},
-      {"inference", "half", &c.inference.half, 0, 0, "fp16 inference on CUDA"},
+      {"inference", "max_batch", &c.inference.max_batch, 1, 65536, "positions per forward pass",
+       kMidRun},
+      {"inference", "max_wait_us", &c.inference.max_wait_us, 0, 1e7, "wait for a fuller batch",
+       kMidRun},
+      {"inference", "half", &c.inference.half, 0, 0, "fp16 inference on CUDA", kMidRun},
       {"training", "window", &c.window.samples, 1, 1e10, "newest samples trained on"},
       {"training", "steps_per_generation", &c.window.steps_per_generation, 0, 1e8,
        "optimizer steps"},
@@ -76,9 +92,11 @@ std::vector<Setting> settings(TrainConfig& c) {
       {"training", "momentum", &t.momentum, 0, 1, "SGD momentum"},
       {"training", "weight_decay", &t.weight_decay, 0, 1, "weight decay"},
       {"training", "schedule", &t.schedule, 0, 0, "constant, cosine or step"},
+      {"training", "milestones", &t.milestones, 1, 1e12,
+       "step schedule: optimizer steps at which the rate is multiplied by 0.1"},
       {"training", "final_fraction", &t.final_fraction, 0, 1, "cosine: final rate / peak"},
       {"training", "value_loss_weight", &t.value_loss_weight, 0, 100, "weight of the value loss"},
-      {"training", "metrics_every", &t.metrics_every, 1, 1e6, "steps per metrics row"},
+      {"training", "metrics_every", &t.metrics_every, 1, 1e6, "steps per metrics row", kMidRun},
       {"training", "mixed_precision", &t.mixed_precision, 0, 0, "autocast + loss scaling on CUDA"},
   };
 }
@@ -125,6 +143,21 @@ void read_setting(const std::string& file, const Setting& s, const toml::node& n
           *field = *v;
         } else if constexpr (std::is_same_v<T, double>) {
           *field = in_range(number());
+        } else if constexpr (std::is_same_v<T, std::vector<int64_t>>) {
+          const toml::array* list = n.as_array();
+          if (!list)
+            fail(file, n.source(), key, "must be a list of whole numbers, e.g. [1000, 2000]");
+          field->clear();
+          for (const toml::node& item : *list) {
+            auto v = item.value_exact<int64_t>();
+            if (!v) fail(file, item.source(), key, "must be a list of whole numbers");
+            if (*v < s.min || *v > s.max)
+              fail(file, item.source(), key,
+                   "each entry must be at least " + std::to_string(static_cast<int64_t>(s.min)));
+            if (!field->empty() && *v <= field->back())
+              fail(file, item.source(), key, "entries must increase");
+            field->push_back(*v);
+          }
         } else {
           double x = in_range(number());
           if (x != static_cast<double>(static_cast<int64_t>(x)))
@@ -135,7 +168,44 @@ void read_setting(const std::string& file, const Setting& s, const toml::node& n
       s.field);
 }
 
+// The setting's value as TOML writes it.
+std::string value_text(const Setting& s) {
+  std::ostringstream out;
+  std::visit(
+      [&](auto* field) {
+        using T = std::remove_pointer_t<decltype(field)>;
+        if constexpr (std::is_same_v<T, std::string>) {
+          out << toml::value<std::string>(*field);
+        } else if constexpr (std::is_same_v<T, bool>) {
+          out << (*field ? "true" : "false");
+        } else if constexpr (std::is_same_v<T, double>) {
+          out << toml::value<double>(*field);
+        } else if constexpr (std::is_same_v<T, std::vector<int64_t>>) {
+          out << "[";
+          for (size_t i = 0; i < field->size(); ++i) out << (i ? ", " : "") << (*field)[i];
+          out << "]";
+        } else {
+          out << *field;
+        }
+      },
+      s.field);
+  return out.str();
+}
+
 }  // namespace
+
+std::vector<SettingChange> changed_settings(const TrainConfig& before, const TrainConfig& after) {
+  TrainConfig a = before, b = after;
+  std::vector<Setting> old_settings = settings(a), new_settings = settings(b);
+  std::vector<SettingChange> out;
+  for (size_t i = 0; i < old_settings.size(); ++i) {
+    std::string was = value_text(old_settings[i]), now = value_text(new_settings[i]);
+    if (was != now)
+      out.push_back({std::string(old_settings[i].section) + "." + old_settings[i].key, was, now,
+                     old_settings[i].change == kMidRun});
+  }
+  return out;
+}
 
 void validate_agents(const TrainConfig& config, const std::string& where) {
   const AgentSettings& a = config.agents;
@@ -190,6 +260,10 @@ TrainConfig load_train_config(const std::string& path) {
   }
   if (config.selfplay.fast_playouts > config.selfplay.full_playouts)
     throw std::runtime_error(path + ": selfplay.fast_playouts is above selfplay.full_playouts");
+  if (config.trainer.schedule == "step" && config.trainer.milestones.empty())
+    throw std::runtime_error(path +
+                             ": training.schedule = \"step\" needs training.milestones (the "
+                             "optimizer steps at which the rate drops tenfold), e.g. [2000, 4000]");
   validate_agents(config, path);
   config.trainer.device = config.run.device;
   return config;
@@ -205,21 +279,7 @@ std::string train_config_to_toml(const TrainConfig& config) {
       section = s.section;
       out << "\n[" << section << "]\n";
     }
-    out << s.key << " = ";
-    std::visit(
-        [&](auto* field) {
-          using T = std::remove_pointer_t<decltype(field)>;
-          if constexpr (std::is_same_v<T, std::string>)
-            out << toml::value<std::string>(*field);
-          else if constexpr (std::is_same_v<T, bool>)
-            out << (*field ? "true" : "false");
-          else if constexpr (std::is_same_v<T, double>)
-            out << toml::value<double>(*field);
-          else
-            out << *field;
-        },
-        s.field);
-    out << "  # " << s.help << "\n";
+    out << s.key << " = " << value_text(s) << "  # " << s.help << "\n";
   }
   return out.str();
 }

@@ -63,6 +63,16 @@ std::vector<std::string> variant_overrides(const RunSettings& run);
 // the key. load_train_config runs it; TrainingRun runs it on configs built in code.
 void validate_agents(const TrainConfig& config, const std::string& where);
 
+// A setting whose value differs between two configs, as TOML text, and whether a run may take
+// the new value between generations (speed and placement settings: run.generations, run.device,
+// run.overlap, the inference settings, self-play workers and batching, metrics_every).
+struct SettingChange {
+  std::string key;  // "selfplay.games"
+  std::string before, after;
+  bool allowed_mid_run = false;
+};
+std::vector<SettingChange> changed_settings(const TrainConfig& before, const TrainConfig& after);
+
 // Throws std::runtime_error naming the file, line and key of the first problem.
 TrainConfig load_train_config(const std::string& path);
 // TOML text of every setting, with its help as a comment (written to RUN_DIR/config.toml).

@@ -12,12 +12,14 @@
 #include <mutex>
 #include <sstream>
 
+#include "core/rules_fingerprint.h"
 #include "core/variant_loader.h"
 #include "nn/checkpoint.h"
 #include "nn/encoder.h"
 #include "nn/inference_server.h"
 #include "nn/network_evaluator.h"
 #include "training/league.h"
+#include "training/run_program.h"
 #include "training/sample_store.h"
 #include "training/trainer.h"
 
@@ -75,6 +77,23 @@ std::string format_seconds(double s) {
   return text;
 }
 
+// What this run's sample files say about themselves (the network is filled in per file).
+SampleFileInfo sample_file_info(const Encoder& encoder) {
+  const Variant& variant = encoder.variant();
+  SampleFileInfo info;
+  info.schema_version = kSampleSchemaVersion;
+  info.variant = variant.name;
+  const RulesFields rules = rules_fields(variant);
+  info.rules_fingerprint = rules_fingerprint(rules);
+  info.rules = rules_fields_text(rules);
+  info.encoder_version = Encoder::kVersion;
+  info.planes = encoder.plane_count();
+  info.cells = encoder.cells();
+  info.value_heads = encoder.value_heads();
+  info.seats = variant.seat_count();
+  return info;
+}
+
 }  // namespace
 
 std::string generation_name(int generation) {
@@ -83,22 +102,63 @@ std::string generation_name(int generation) {
   return name;
 }
 
-TrainingRun::TrainingRun(std::string run_dir, const TrainConfig& config)
-    : dir_(std::move(run_dir)), config_(config) {
-  if (fs::exists(path("config.toml"))) {
-    config_ = load_train_config(path("config.toml"));
-    resumed_ = true;
-  } else if (config_.run.variant.empty()) {
-    throw std::invalid_argument("a new training run needs a variant");
-  }
+VariantPtr load_run_variant(const std::string& run_dir) {
+  const std::string file = (fs::path(run_dir) / "variant.toml").string();
+  if (!fs::exists(file))
+    throw VariantError(run_dir +
+                       " has no variant.toml: it is not a run, or was made before runs "
+                       "kept their rules (start it again with fairyzero train)");
+  return load_variant_file(file);
+}
+
+bool is_training_run(const std::string& run_dir) {
+  return fs::exists(fs::path(run_dir) / "config.toml");
+}
+
+TrainingRun::TrainingRun(std::string run_dir, const TrainConfig& config, VariantPtr variant)
+    : dir_(std::move(run_dir)), config_(config), variant_(std::move(variant)) {
+  if (is_training_run(dir_))
+    throw std::runtime_error(dir_ + " already holds a run; continue it with fairyzero train " +
+                             dir_);
+  if (!variant_) throw std::invalid_argument("a new training run needs a variant");
+  config_.run.variant = variant_->name;
   validate_agents(config_, path("config.toml"));
+  fs::create_directories(dir_);
+  write_file_atomically(path("variant.toml"), variant_->resolved_toml);
+  write_file_atomically(path("config.toml"), train_config_to_toml(config_));
+}
+
+TrainingRun::TrainingRun(std::string run_dir) : dir_(std::move(run_dir)) {
+  if (!is_training_run(dir_)) throw std::runtime_error(dir_ + " holds no run (no config.toml)");
+  config_ = load_train_config(path("config.toml"));
+  variant_ = load_run_variant(dir_);
+  validate_agents(config_, path("config.toml"));
+}
+
+void TrainingRun::update_settings(const TrainConfig& config) {
+  std::string refused;
+  for (const SettingChange& c : changed_settings(config_, config))
+    if (!c.allowed_mid_run)
+      refused += "\n  " + c.key + ": " + c.before + " in the run, " + c.after + " asked";
+  if (!refused.empty())
+    throw std::runtime_error(
+        "cannot change these settings of " + dir_ +
+        " mid-run (they define its games, network or training; start a new run instead):" +
+        refused);
+  if (config.run.generations < finished_generations())
+    throw std::runtime_error(dir_ + " has already finished " +
+                             std::to_string(finished_generations()) +
+                             " generations; --generations " +
+                             std::to_string(config.run.generations) + " would undo them");
+  validate_agents(config, path("config.toml"));
+  config_ = config;
+  write_file_atomically(path("config.toml"), train_config_to_toml(config_));
 }
 
 std::vector<std::string> TrainingRun::agents() const {
   if (!config_.agents.per_seat()) return {""};
   std::vector<std::string> names;
-  VariantPtr variant = find_variant(config_.run.variant, variant_overrides(config_.run));
-  for (const Seat& seat : variant->seats) names.push_back(seat.name);
+  for (const Seat& seat : variant_->seats) names.push_back(seat.name);
   return names;
 }
 
@@ -111,10 +171,9 @@ std::shared_ptr<Evaluator> TrainingRun::earlier_network(int generation, int agen
   std::lock_guard lock(earlier_mutex_);
   std::shared_ptr<Evaluator>& network = earlier_[{generation, agent}];
   if (!network) {
-    VariantPtr variant = find_variant(config_.run.variant, variant_overrides(config_.run));
     const std::string seat = agents().at(agent);
     network = std::make_shared<NetworkEvaluator>(
-        variant, load_checkpoint(checkpoint_path(generation, seat), variant, seat),
+        variant_, load_checkpoint(checkpoint_path(generation, seat), variant_, seat),
         NetworkEvaluatorOptions{.device = config_.run.device, .half = config_.inference.half});
   }
   return network;
@@ -130,9 +189,7 @@ void TrainingRun::plot() const {
   if (!fs::exists(script)) script = fs::path(FAIRYZERO_SOURCE_DIR) / "scripts" / "plot_learning.py";
 #endif
   const char* python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
-  std::string command = std::string(python) + " '" + script.string() + "' '" + dir_ + "' > '" +
-                        path("plot.log") + "' 2>&1";
-  if (std::system(command.c_str()) != 0)
+  if (run_program({python, script.string(), dir_}, path("plot.log")) != 0)
     std::fprintf(stderr, "note: no learning-curve plot (see %s)\n", path("plot.log").c_str());
 }
 
@@ -156,9 +213,46 @@ int TrainingRun::finished_generations() const {
   return newest;
 }
 
+int TrainingRun::load_newest_good(const std::vector<std::unique_ptr<Trainer>>& trainers,
+                                  const std::function<void(const std::string&)>& log) {
+  const std::vector<std::string> names = agents();
+  auto optimizer_path = [&](const std::string& agent) {
+    return path("checkpoints/optimizer" + (agent.empty() ? "" : "-" + agent) + ".pt");
+  };
+  for (int generation = finished_generations(); generation >= 0;
+       generation = finished_generations()) {
+    bool loaded = true;
+    for (size_t a = 0; a < names.size() && loaded; ++a) {
+      const std::string checkpoint = checkpoint_path(generation, names[a]);
+      try {
+        trainers[a]->load(checkpoint, "", names[a]);
+      } catch (const CheckpointError& e) {
+        // Kept beside the others for inspection, never read again.
+        fs::rename(checkpoint, checkpoint + ".damaged");
+        log("warning: " + std::string(e.what()) + "; renamed it " + checkpoint +
+            ".damaged and going back to the generation before it");
+        loaded = false;
+      }
+    }
+    if (!loaded) continue;
+    // The optimizer state belongs to the newest checkpoint; any other is ignored by load().
+    for (size_t a = 0; a < names.size(); ++a) {
+      try {
+        trainers[a]->load(checkpoint_path(generation, names[a]), optimizer_path(names[a]),
+                          names[a]);
+      } catch (const CheckpointError& e) {
+        log("warning: " + std::string(e.what()) + "; training goes on with a fresh optimizer");
+        trainers[a]->load(checkpoint_path(generation, names[a]), "", names[a]);
+      }
+    }
+    return generation;
+  }
+  return -1;
+}
+
 std::shared_ptr<Evaluator> TrainingRun::snapshot(const Trainer& trainer) const {
   return std::make_shared<NetworkEvaluator>(
-      find_variant(config_.run.variant, variant_overrides(config_.run)), trainer.network(),
+      variant_, trainer.network(),
       NetworkEvaluatorOptions{.device = config_.run.device, .half = config_.inference.half});
 }
 
@@ -168,7 +262,7 @@ void TrainingRun::self_play_generation(int generation,
                                        const std::function<void(const std::string&)>& log) {
   const TrainConfig& c = config_;
   const std::string network_name = generation_name(network_generation);
-  VariantPtr variant = find_variant(c.run.variant, variant_overrides(c.run));
+  const VariantPtr& variant = variant_;
   const InferenceServerConfig server_config{.max_batch = c.inference.max_batch,
                                             .max_wait_us = c.inference.max_wait_us};
   InferenceServer server(networks.front(), server_config);
@@ -205,10 +299,8 @@ void TrainingRun::self_play_generation(int generation,
     league->shutdown();
     league_games_ += league->league_games();
   }
-  Encoder encoder(variant);
-  SampleFileInfo info{kSampleSchemaVersion,  variant->name,   Encoder::kVersion,
-                      encoder.plane_count(), encoder.cells(), encoder.value_heads(),
-                      variant->seat_count(), network_name,    0};
+  SampleFileInfo info = sample_file_info(Encoder(variant));
+  info.network = network_name;
   write_sample_file(path("samples/" + name + ".h5"), info, samples);
   std::string text;
   for (const GameRecord& g : games) {
@@ -253,9 +345,8 @@ void TrainingRun::run(const std::function<void(const std::string&)>& raw_log) {
     std::lock_guard lock(log_mutex);
     raw_log(line);
   };
-  VariantPtr variant = find_variant(c.run.variant, variant_overrides(c.run));
+  const VariantPtr& variant = variant_;
   for (const char* sub : {"checkpoints", "samples", "games"}) fs::create_directories(path(sub));
-  if (!resumed_) write_file_atomically(path("config.toml"), train_config_to_toml(c));
   Encoder encoder(variant);
   TrainerConfig trainer_config = c.trainer;
   trainer_config.device = c.run.device;
@@ -279,10 +370,8 @@ void TrainingRun::run(const std::function<void(const std::string&)>& raw_log) {
     for (const auto& trainer : trainers) out.push_back(snapshot(*trainer));
     return out;
   };
-  int generation = finished_generations();
+  int generation = load_newest_good(trainers, log);
   if (generation >= 0) {
-    for (size_t a = 0; a < names.size(); ++a)
-      trainers[a]->load(checkpoint_path(generation, names[a]), optimizer_path(names[a]), names[a]);
     log("resuming " + dir_ + " after generation " + std::to_string(generation) + " of " +
         std::to_string(c.run.generations));
   } else {
@@ -295,16 +384,7 @@ void TrainingRun::run(const std::function<void(const std::string&)>& raw_log) {
   truncate_csv(path("training.csv"), generation);
   if (!fs::exists(path("samples/" + generation_name(generation) + ".h5")))
     truncate_csv(path("selfplay.csv"), generation);
-  SampleFileInfo expected{kSampleSchemaVersion,
-                          variant->name,
-                          Encoder::kVersion,
-                          encoder.plane_count(),
-                          encoder.cells(),
-                          encoder.value_heads(),
-                          variant->seat_count(),
-                          "",
-                          0};
-  SampleWindow window(path("samples"), expected, c.window.samples);
+  SampleWindow window(path("samples"), sample_file_info(encoder), c.window.samples);
   std::mt19937_64 rng(c.run.seed);
   const double started = now_seconds();
   const int first = generation;

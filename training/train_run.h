@@ -2,6 +2,7 @@
 // interruption without losing finished samples or checkpoints.
 //
 // RUN_DIR/config.toml          the resolved settings (read back on resume)
+// RUN_DIR/variant.toml         the resolved variant (its file plus every --set): the run's rules
 // RUN_DIR/checkpoints/gen-NNNN.pt, optimizer.pt   network after NNNN generations; its optimizer
 //   (per-seat networks: gen-NNNN-SEAT.pt and optimizer-SEAT.pt for each seat)
 // RUN_DIR/samples/gen-NNNN.h5  samples of the games played by gen-NNNN (docs/FORMAT.md)
@@ -23,13 +24,28 @@
 
 namespace fairyzero {
 
+// RUN_DIR/variant.toml, the rules a run was created with. Throws VariantError when it is
+// missing (a run made before runs kept their rules) or does not load.
+VariantPtr load_run_variant(const std::string& run_dir);
+
+// Does RUN_DIR hold a run (a config.toml)?
+bool is_training_run(const std::string& run_dir);
+
 class TrainingRun {
  public:
-  // A new run (`config` with run.variant set) or, when RUN_DIR/config.toml exists, the run
-  // found there; then `config` is ignored and the stored one used.
-  TrainingRun(std::string run_dir, const TrainConfig& config);
+  // A new run of `variant` (already resolved with its --set overrides) under `config`; RUN_DIR
+  // must not hold a run yet. Writes RUN_DIR/config.toml and RUN_DIR/variant.toml.
+  TrainingRun(std::string run_dir, const TrainConfig& config, VariantPtr variant);
+  // The run in RUN_DIR, with its own config.toml and variant.toml.
+  explicit TrainingRun(std::string run_dir);
 
   const TrainConfig& config() const { return config_; }
+  const VariantPtr& variant() const { return variant_; }
+  // Replaces the run's settings (RUN_DIR/config.toml, rewritten atomically) with `config`, which
+  // may differ from the stored one only in settings that can change mid-run (see
+  // settings_changed_mid_run); otherwise throws std::runtime_error naming each refused key and
+  // why. --generations above the stored count extends the run.
+  void update_settings(const TrainConfig& config);
   // Generations finished so far (the newest checkpoint's number; per-seat: the newest with a
   // checkpoint for every seat).
   int finished_generations() const;
@@ -57,9 +73,15 @@ class TrainingRun {
   // Agent `agent`'s network of an earlier generation, loaded once and kept.
   std::shared_ptr<Evaluator> earlier_network(int generation, int agent);
 
+  // Loads every agent's newest good checkpoint into `trainers`; a damaged one is renamed
+  // gen-NNNN*.pt.damaged with a warning and the generation before it used. Returns the
+  // generation loaded, or -1 when none is left (a new start).
+  int load_newest_good(const std::vector<std::unique_ptr<class Trainer>>& trainers,
+                       const std::function<void(const std::string&)>& log);
+
   std::string dir_;
   TrainConfig config_;
-  bool resumed_ = false;
+  VariantPtr variant_;
   std::mutex earlier_mutex_;  // overlapped self-play loads from another thread
   std::map<std::pair<int, int>, std::shared_ptr<Evaluator>> earlier_;  // (generation, agent)
   std::atomic<int> league_games_{0};

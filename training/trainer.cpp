@@ -63,6 +63,8 @@ void check_config(const TrainerConfig& c) {
     fail("unknown schedule '" + c.schedule + "' (use constant, cosine or step)");
   if (c.schedule == "cosine" && c.total_steps <= 0)
     fail("the cosine schedule needs total_steps > 0");
+  if (c.schedule == "step" && c.milestones.empty())
+    fail("the step schedule needs milestones (training.milestones)");
   if (!(c.learning_rate > 0)) fail("learning_rate must be positive");
   if (c.batch_size < 1) fail("batch_size must be at least 1");
   if (c.metrics_every < 1) fail("metrics_every must be at least 1");

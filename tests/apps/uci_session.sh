@@ -85,6 +85,7 @@ mkdir -p "$work/run/checkpoints"
 "$bin" new-network chess --out "$work/run/checkpoints/gen-0001.pt" --blocks 1 --filters 8 \
   --policy-dim 8 --value-hidden 8 >/dev/null
 printf '[run]\nvariant = "chess"\n' >"$work/run/config.toml"
+cp configs/variants/chess.toml "$work/run/variant.toml"
 out=$("$bin" export "$work/run" --out "$work/bot" 2>&1) || fail "export failed"
 grep -q "chess bot, generation 1, 0 training steps" <<<"$out" || fail "export does not say what it wrote"
 out=$(feed uci "position startpos moves d2d4" "go nodes 40" | timeout 20 "$bin" uci "$work/bot" 2>&1)

@@ -83,6 +83,7 @@ mkdir -p "$work/run/checkpoints"
 "$bin" new-network minichess --out "$work/run/checkpoints/gen-0002.pt" --blocks 1 --filters 8 \
   --policy-dim 8 --value-hidden 8 >/dev/null
 printf '[run]\nvariant = "minichess"\n' >"$work/run/config.toml"
+cp configs/variants/minichess.toml "$work/run/variant.toml"
 "$bin" export "$work/run" --out "$work/bot" >/dev/null || fail "export failed"
 out=$(feed xboard "protover 2" new "variant fairy" "usermove a2a3" |
   timeout 20 "$bin" xboard "$work/bot" --playouts 30 2>&1)

@@ -163,8 +163,9 @@ TEST_F(Checkpoints, SavingOverAnExistingCheckpointReplacesIt) {
 TEST_F(Checkpoints, AnotherVariantIsRefusedNamingFileAndDifferences) {
   const std::string path = dir.file("chess.pt");
   save_checkpoint(path, *trained_network(), enc);
-  expect_throws_with([&] { load_checkpoint(path, variant("capablanca")); },
-                     {path, "variant chess (expected capablanca)", "files 8 (expected 10)"});
+  expect_throws_with(
+      [&] { load_checkpoint(path, variant("capablanca")); },
+      {path, "other rules", "first difference: board.size", "files 8 (expected 10)"});
   Network other(kTiny, Encoder(variant("gardner")).network_shape());
   expect_throws_with([&] { load_checkpoint_into(path, variant("gardner"), *other); },
                      {path, "variant chess"});

@@ -68,7 +68,7 @@ TEST(Agents, ConfigReadsWritesAndValidatesTheAgentsTable) {
   TrainConfig in_code;
   in_code.run.variant = "irwell";
   in_code.agents.networks = "per-army";
-  EXPECT_THROW(TrainingRun(dir / "run", in_code), std::runtime_error);
+  EXPECT_THROW(TrainingRun(dir / "run", in_code, find_variant("irwell")), std::runtime_error);
 }
 
 TEST(Agents, CheckpointsRecordTheirSeatAndRefuseAnotherSeat) {
@@ -129,7 +129,7 @@ TEST(Agents, PerSeatNetworksTrainPlayInALeagueAndResume) {
   TempDir dir;
   const std::vector<std::string> seats = {"white-low", "black-high", "white-high", "black-low"};
   {
-    TrainingRun run(dir.str(), per_seat_config(2, 1.0));
+    TrainingRun run(dir.str(), per_seat_config(2, 1.0), find_variant("irwell"));
     EXPECT_EQ(run.agents(), seats);
     run.run(quiet);
     EXPECT_EQ(run.finished_generations(), 2);
@@ -165,7 +165,7 @@ TEST(Agents, PerSeatNetworksTrainPlayInALeagueAndResume) {
   // finished one, and a resumed run finds every seat's checkpoint again.
   fs::remove(dir / "checkpoints/gen-0002-white-high.pt");
   fs::remove(dir / "checkpoints/gen-0002-black-low.pt");
-  TrainingRun resumed(dir.str(), TrainConfig{});
+  TrainingRun resumed(dir.str());
   EXPECT_TRUE(resumed.config().agents.per_seat()) << "read back from config.toml";
   EXPECT_EQ(resumed.finished_generations(), 1);
   resumed.run(quiet);

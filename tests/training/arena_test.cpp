@@ -295,6 +295,7 @@ TEST(Arena, CheckpointAndBotPlayersAndAWrongVariantRefused) {
   TrainConfig train;
   train.run.variant = "minichess";
   std::ofstream(run + "/config.toml") << train_config_to_toml(train);
+  std::ofstream(run + "/variant.toml") << minichess->resolved_toml;
   std::string checkpoint = run + "/checkpoints/gen-0001.pt";
   save_checkpoint(checkpoint, *make_network(kTiny, encoder.network_shape()), encoder, 10);
   export_bot(run, dir / "bot");
@@ -312,7 +313,8 @@ TEST(Arena, CheckpointAndBotPlayersAndAWrongVariantRefused) {
   expect_recorded(config, result);
 
   std::string message = error_of([&] { run_arena(config_for("chess", "uniform", checkpoint, 2)); });
-  EXPECT_NE(message.find("minichess"), std::string::npos) << message;
+  EXPECT_NE(message.find("other rules"), std::string::npos) << message;
+  EXPECT_NE(message.find("first difference: board.size"), std::string::npos) << message;
   message = error_of([&] { run_arena(config_for("chess", dir / "bot", "uniform", 2)); });
   EXPECT_NE(message.find("plays minichess, not chess"), std::string::npos) << message;
 }

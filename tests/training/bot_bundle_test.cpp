@@ -9,6 +9,7 @@
 #include <random>
 #include <sstream>
 
+#include "core/rules_fingerprint.h"
 #include "core/variant_loader.h"
 #include "mcts/search.h"
 #include "nn/checkpoint.h"
@@ -36,22 +37,29 @@ class TempDir {
 
 constexpr NetworkConfig kTiny{.blocks = 1, .filters = 8, .policy_dim = 8, .value_hidden = 16};
 
-void write_checkpoint(const std::string& path, const std::string& variant_name, int64_t step) {
-  VariantPtr v = find_variant(variant_name);
+void write_checkpoint(const std::string& path, const VariantPtr& v, int64_t step) {
   Encoder encoder(v);
   save_checkpoint(path, *make_network(kTiny, encoder.network_shape()), encoder, step);
 }
 
-// A run folder as TrainingRun leaves it, minus samples: config.toml and two checkpoints.
-std::string make_run(const TempDir& dir, const std::string& options = "") {
+void write_checkpoint(const std::string& path, const std::string& variant_name, int64_t step) {
+  write_checkpoint(path, find_variant(variant_name), step);
+}
+
+// A run folder as TrainingRun leaves it, minus samples: config.toml, variant.toml (minichess
+// with `options`) and two checkpoints.
+std::string make_run(const TempDir& dir, const std::vector<std::string>& options = {}) {
   std::string run = dir / "run";
   fs::create_directories(run + "/checkpoints");
+  VariantPtr variant = find_variant("minichess", options);
   TrainConfig config;
   config.run.variant = "minichess";
-  config.run.variant_options = options;
+  for (const std::string& o : options)
+    config.run.variant_options += (config.run.variant_options.empty() ? "" : "; ") + o;
   std::ofstream(run + "/config.toml") << train_config_to_toml(config);
-  write_checkpoint(run + "/checkpoints/gen-0000.pt", "minichess", 0);
-  write_checkpoint(run + "/checkpoints/gen-0002.pt", "minichess", 40);
+  std::ofstream(run + "/variant.toml") << variant->resolved_toml;
+  write_checkpoint(run + "/checkpoints/gen-0000.pt", variant, 0);
+  write_checkpoint(run + "/checkpoints/gen-0002.pt", variant, 40);
   return run;
 }
 
@@ -132,11 +140,31 @@ TEST(BotBundle, TheLoadedBotPlaysLikeItsCheckpoint) {
 
 TEST(BotBundle, KeepsTheRunsVariantOptions) {
   TempDir dir;
-  std::string run = make_run(dir, "rules.move_rule=10; rules.repetition=2");
+  std::string run = make_run(dir, {"rules.move_rule=10", "rules.repetition=2"});
   BotBundle bot = export_bot(run, dir / "bot");
   EXPECT_EQ(bot.manifest.variant_options,
             (std::vector<std::string>{"rules.move_rule=10", "rules.repetition=2"}));
   EXPECT_EQ(load_bot(dir / "bot").variant->rules.move_rule, 10);
+  EXPECT_EQ(load_bot(dir / "bot").variant->rules.repetition, 2);
+}
+
+// The bot plays the run's own rules: a later edit of the stock file changes nothing.
+TEST(BotBundle, ExportsTheRunsOwnRulesNotTheStockFile) {
+  TempDir dir;
+  std::string run = make_run(dir, {"rules.move_rule=7"});
+  BotBundle bot = export_bot(run, dir / "bot");
+  EXPECT_EQ(bot.variant->rules.move_rule, 7);
+  EXPECT_EQ(bot.manifest.rules_fingerprint, rules_fingerprint(*find_variant(run)));
+  EXPECT_NE(bot.manifest.rules_fingerprint, rules_fingerprint(*find_variant("minichess")));
+}
+
+TEST(BotBundle, RefusesAnEditedVariantFile) {
+  TempDir dir;
+  export_bot(make_run(dir), dir / "bot");
+  std::string text = read_text(dir / "bot/variant.toml");
+  text.replace(text.find("move_rule = 25"), 14, "move_rule = 24");
+  std::ofstream(dir / "bot/variant.toml") << text;
+  expect_refused(dir / "bot", {"manifest.toml", "rules_fingerprint", "variant.toml was edited"});
 }
 
 TEST(BotBundle, RefusesAMissingNetwork) {
@@ -159,7 +187,7 @@ TEST(BotBundle, RefusesACheckpointForAnotherVariant) {
   TempDir dir;
   export_bot(make_run(dir), dir / "bot");
   write_checkpoint(dir / "bot/network.pt", "chess", 0);
-  expect_refused(dir / "bot", {"network.pt", "variant chess (expected minichess)"});
+  expect_refused(dir / "bot", {"network.pt", "other rules", "first difference: board.size"});
 }
 
 TEST(BotBundle, RefusesATruncatedManifest) {

@@ -54,6 +54,9 @@ class TempDir {
 SampleFileInfo test_info(const std::string& variant = "testvariant") {
   SampleFileInfo info;
   info.variant = variant;
+  // Rules fields as core/rules_fingerprint.h writes them; another variant differs in a field.
+  info.rules = "board.size = 5x2\nrules.move_rule = " + std::to_string(variant.size()) + "\n";
+  info.rules_fingerprint = "fp-" + variant;
   info.encoder_version = 1;
   info.planes = 7;
   info.cells = 10;  // not a multiple of 8: each plane's last byte is partly padding
@@ -206,6 +209,8 @@ TEST(SampleFile, RoundTripsEveryFieldExactly) {
   const std::vector<Sample> read = read_sample_file(dir.file("a.h5"), &read_info);
   EXPECT_EQ(read_info.schema_version, kSampleSchemaVersion);
   EXPECT_EQ(read_info.variant, info.variant);
+  EXPECT_EQ(read_info.rules_fingerprint, info.rules_fingerprint);
+  EXPECT_EQ(read_info.rules, info.rules);
   EXPECT_EQ(read_info.encoder_version, info.encoder_version);
   EXPECT_EQ(read_info.planes, info.planes);
   EXPECT_EQ(read_info.cells, info.cells);
@@ -277,8 +282,8 @@ TEST(SampleFile, ForeignAndInconsistentFilesAreRefused) {
   expect_unreadable(dir.file("foreign.h5"), {"not a FairyZero sample file"});
 
   const std::string future = copy("future.h5");
-  set_int_attribute(future, "schema_version", 2);
-  expect_unreadable(future, {"schema version 2"});
+  set_int_attribute(future, "schema_version", kSampleSchemaVersion + 1);
+  expect_unreadable(future, {"schema version " + std::to_string(kSampleSchemaVersion + 1)});
 
   const std::string miscounted = copy("miscounted.h5");
   set_int_attribute(miscounted, "samples", 51);
@@ -405,7 +410,9 @@ TEST(SampleWindow, SkipsOtherVariantsAndUnreadableFilesWithOneWarningEach) {
         return printed.find(w) != std::string::npos;
     return false;
   };
-  EXPECT_TRUE(warned("gen-0001.h5", "variant othervariant, expected testvariant"));
+  EXPECT_TRUE(warned("gen-0001.h5",
+                     "other rules (fingerprint fp-othervariant, expected fp-testvariant); first "
+                     "difference: rules.move_rule: '11' here, '12' there"));
   EXPECT_TRUE(warned("gen-0003.h5", "planes 8, expected 7"));
   EXPECT_TRUE(warned("gen-0004.h5", "not a readable HDF5 file"));
   EXPECT_EQ(drawn_ids(window), ids(0, 0, 50) + ids(2, 0, 50));

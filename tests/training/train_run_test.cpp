@@ -8,6 +8,7 @@
 #include <fstream>
 #include <random>
 
+#include "core/variant_loader.h"
 #include "nn/checkpoint.h"
 #include "training/sample_store.h"
 
@@ -56,7 +57,7 @@ TEST(TrainRun, OneGenerationOfTheTinyPresetEndToEnd) {
   config.run.variant = "minichess";
   config.run.generations = 1;
   std::vector<std::string> log;
-  TrainingRun run(dir.str(), config);
+  TrainingRun run(dir.str(), config, find_variant("minichess"));
   run.run([&](const std::string& line) { log.push_back(line); });
   EXPECT_EQ(run.finished_generations(), 1);
   EXPECT_TRUE(fs::exists(dir / "config.toml"));
@@ -80,7 +81,7 @@ TEST(TrainRun, OneGenerationOfTheTinyPresetEndToEnd) {
 
 TEST(TrainRun, ResumesAnInterruptedRunKeepingEveryFinishedFile) {
   TempDir dir;
-  TrainingRun(dir.str(), quick_config(2)).run(quiet);
+  TrainingRun(dir.str(), quick_config(2), find_variant("minichess")).run(quiet);
   ASSERT_TRUE(fs::exists(dir / "checkpoints/gen-0002.pt"));
   const auto samples0 = fs::last_write_time(dir / "samples/gen-0000.h5");
   const auto samples1 = fs::last_write_time(dir / "samples/gen-0001.h5");
@@ -90,7 +91,7 @@ TEST(TrainRun, ResumesAnInterruptedRunKeepingEveryFinishedFile) {
   // file of a later attempt lies around, and some metrics rows were already appended.
   fs::remove(dir / "checkpoints/gen-0002.pt");
   { std::ofstream(dir / "samples/gen-0002.h5.tmp-999") << "half a file"; }
-  TrainingRun resumed(dir.str(), TrainConfig{});  // the stored config.toml is used
+  TrainingRun resumed(dir.str());  // the stored config.toml and variant.toml
   EXPECT_EQ(resumed.finished_generations(), 1);
   resumed.run(quiet);
   EXPECT_TRUE(fs::exists(dir / "checkpoints/gen-0002.pt"));
@@ -102,7 +103,7 @@ TEST(TrainRun, ResumesAnInterruptedRunKeepingEveryFinishedFile) {
   // Interrupted during self-play of generation 1: no sample file yet; it is played again.
   fs::remove(dir / "checkpoints/gen-0002.pt");
   fs::remove(dir / "samples/gen-0001.h5");
-  TrainingRun(dir.str(), TrainConfig{}).run(quiet);
+  TrainingRun(dir.str()).run(quiet);
   EXPECT_TRUE(fs::exists(dir / "samples/gen-0001.h5"));
   EXPECT_TRUE(fs::exists(dir / "checkpoints/gen-0002.pt"));
   EXPECT_EQ(lines_of(dir / "selfplay.csv"), 3);
@@ -114,7 +115,7 @@ TEST(TrainRun, OverlappedSelfPlayUsesThePreviousNetwork) {
   TempDir dir;
   TrainConfig config = quick_config(3);
   config.run.overlap = true;
-  TrainingRun(dir.str(), config).run(quiet);
+  TrainingRun(dir.str(), config, find_variant("minichess")).run(quiet);
   EXPECT_TRUE(fs::exists(dir / "checkpoints/gen-0003.pt"));
   SampleFileInfo info = read_sample_file_info(dir / "samples/gen-0000.h5");
   EXPECT_EQ(info.network, "gen-0000");
