@@ -8,12 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "core/errors.h"
+
 namespace fairyzero {
 
 // A command line a user got wrong; main() prints the message and the command's usage.
-class UsageError : public std::runtime_error {
+class UsageError : public UserError {
  public:
-  using std::runtime_error::runtime_error;
+  using UserError::UserError;
 };
 
 class Arguments {

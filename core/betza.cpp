@@ -10,8 +10,8 @@
 namespace fairyzero {
 
 BetzaError::BetzaError(std::string_view notation, std::string_view problem, std::size_t position)
-    : std::runtime_error("Betza notation \"" + std::string(notation) + "\": " +
-                         std::string(problem) + " at position " + std::to_string(position)),
+    : UserError("Betza notation \"" + std::string(notation) + "\": " + std::string(problem) +
+                " at position " + std::to_string(position)),
       notation_(notation),
       position_(position) {}
 

@@ -8,13 +8,14 @@
 #include <string_view>
 #include <vector>
 
+#include "core/errors.h"
 #include "core/movement.h"
 
 namespace fairyzero {
 
 // A notation the parser cannot accept. The message names the notation and the 1-based
 // character position of the problem, because variant files are written by hand.
-class BetzaError : public std::runtime_error {
+class BetzaError : public UserError {
  public:
   BetzaError(std::string_view notation, std::string_view problem, std::size_t position);
 

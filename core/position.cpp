@@ -2,6 +2,7 @@
 #include "core/position.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cctype>
 #include <sstream>
 
@@ -132,6 +133,7 @@ void Position::play(Move m) {
     seat_ = next_seat(seat_);
     hash_ ^= v.seat_key(seat_) ^ lock_hash();
     ++game_ply_;
+    assert(consistency_problem().empty());
     return;
   }
   Cell from = m.from(), to = m.to();
@@ -239,6 +241,7 @@ void Position::play(Move m) {
   seat_ = next_seat(seat_);
   hash_ ^= v.seat_key(seat_);
   ++game_ply_;
+  assert(consistency_problem().empty());
 }
 
 void Position::undo() {
@@ -315,6 +318,41 @@ void Position::undo() {
   seat_ = r.seat;
   hash_ = r.hash;
   --game_ply_;
+  assert(consistency_problem().empty());
+}
+
+std::string Position::consistency_problem() const {
+  const Variant& v = *variant_;
+  const Geometry& g = v.geometry;
+  std::array<std::array<int, kMaxPieceTypes>, kMaxArmies> counts{};
+  for (Cell c = 0; c < g.cell_count(); ++c) {
+    const PieceCode p = board_[c];
+    if (p == kEmpty) continue;
+    const std::string at = " on " + g.cell_name(c);
+    if (!g.exists(c)) return "a man stands on the missing cell" + at;
+    if (army_of(p) >= v.army_count() || type_of(p) >= v.piece_count())
+      return "an unknown piece code" + at;
+    const int army = army_of(p);
+    if (index_[c] >= piece_count_[army] || piece_cells_[army][index_[c]] != c)
+      return "the piece list of army " + v.armies[army] + " does not hold the man" + at;
+    ++counts[army][type_of(p)];
+  }
+  for (int a = 0; a < v.army_count(); ++a) {
+    int total = 0;
+    for (int t = 0; t < v.piece_count(); ++t) {
+      if (counts[a][t] != type_count_[a][t])
+        return "army " + v.armies[a] + " counts " + std::to_string(type_count_[a][t]) + " " +
+               v.pieces[t].name + "s, the board holds " + std::to_string(counts[a][t]);
+      if (((present_types_[a] >> t) & 1) != (counts[a][t] > 0))
+        return "army " + v.armies[a] + "'s present types disagree about " + v.pieces[t].name;
+      total += counts[a][t];
+    }
+    if (total != piece_count_[a])
+      return "army " + v.armies[a] + "'s piece list has " + std::to_string(piece_count_[a]) +
+             " entries for " + std::to_string(total) + " men";
+  }
+  if (hash_ != compute_hash()) return "the incremental hash differs from the computed one";
+  return "";
 }
 
 uint64_t Position::compute_hash() const {

@@ -9,21 +9,22 @@
 #include <string_view>
 #include <vector>
 
+#include "core/errors.h"
 #include "core/move.h"
 #include "core/variant.h"
 
 namespace fairyzero {
 
 // A FEN that does not describe a position of the variant; the message names the field.
-class FenError : public std::runtime_error {
+class FenError : public UserError {
  public:
-  using std::runtime_error::runtime_error;
+  using UserError::UserError;
 };
 
 // A move text that is malformed or not legal here; the message names the move and the reason.
-class MoveError : public std::runtime_error {
+class MoveError : public UserError {
  public:
-  using std::runtime_error::runtime_error;
+  using UserError::UserError;
 };
 
 enum class Termination {
@@ -121,6 +122,10 @@ class Position {
 
   // The hash computed from scratch; equals hash() unless incremental updates are broken.
   uint64_t compute_hash() const;
+  // The first broken invariant of the position's own bookkeeping (piece lists, their index,
+  // type counts, present types, missing cells, the hash), or "" when all hold. play() and
+  // undo() assert it in debug builds; the fuzz suite checks it at every ply in any build.
+  std::string consistency_problem() const;
 
   // A text diagram of the board for terminals.
   std::string diagram() const;

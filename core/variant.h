@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/errors.h"
 #include "core/geometry.h"
 #include "core/movement.h"
 #include "core/movement_tables.h"
@@ -17,9 +18,9 @@
 namespace fairyzero {
 
 // A variant file that cannot be used. The message names the file, line and field.
-class VariantError : public std::runtime_error {
+class VariantError : public UserError {
  public:
-  using std::runtime_error::runtime_error;
+  using UserError::UserError;
 };
 
 struct PieceType {

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/errors.h"
 #include "core/variant.h"
 #include "nn/network_config.h"
 
@@ -17,9 +18,9 @@ class Encoder;      // nn/encoder.h
 
 // A checkpoint that cannot be used: missing, unreadable, truncated, or made for another variant,
 // encoder version or shape. The message names the file and every difference.
-class CheckpointError : public std::runtime_error {
+class CheckpointError : public UserError {
  public:
-  using std::runtime_error::runtime_error;
+  using UserError::UserError;
 };
 
 // What a checkpoint says about itself (read without building the network).

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/errors.h"
 #include "core/variant.h"
 #include "mcts/evaluator.h"
 #include "mcts/tree.h"
@@ -25,9 +26,9 @@ namespace fairyzero {
 // A bundle that cannot be used: a missing part, a malformed file, or parts that disagree (the
 // checkpoint made for another variant, a manifest naming another network). The message names the
 // file and the problem.
-class BotBundleError : public std::runtime_error {
+class BotBundleError : public UserError {
  public:
-  using std::runtime_error::runtime_error;
+  using UserError::UserError;
 };
 
 struct BotManifest {

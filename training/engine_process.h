@@ -11,6 +11,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/errors.h"
+
 namespace fairyzero {
 
 // What went wrong with an engine; the arena turns each into a loss for the engine.
@@ -21,10 +23,10 @@ enum class EngineFailure {
 };
 
 // The message names the engine's command and, where there was any, its last lines of output.
-class EngineError : public std::runtime_error {
+class EngineError : public UserError {
  public:
   EngineError(EngineFailure failure, const std::string& message)
-      : std::runtime_error(message), failure_(failure) {}
+      : UserError(message), failure_(failure) {}
   EngineFailure failure() const { return failure_; }
 
  private:

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/errors.h"
 #include "training/sample.h"
 
 namespace fairyzero {
@@ -31,9 +32,9 @@ struct SampleFileInfo {
 
 // A file that cannot be used: unreadable, truncated, another schema, variant or shape. The
 // message names the file and the problem.
-class SampleFileError : public std::runtime_error {
+class SampleFileError : public UserError {
  public:
-  using std::runtime_error::runtime_error;
+  using UserError::UserError;
 };
 
 // Version 2 added the rules fingerprint and fields.

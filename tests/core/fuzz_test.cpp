@@ -195,6 +195,7 @@ class GameFuzzer {
   bool check_position(Position& pos, const MoveList& moves) {
     const Variant& v = *v_;
     EXPECT_EQ(pos.hash(), pos.compute_hash()) << where() << "incremental hash is wrong";
+    EXPECT_EQ(pos.consistency_problem(), "") << where();
 
     Position reparsed = Position::from_fen(v_, fen_);
     EXPECT_EQ(reparsed.fen(), fen_) << where() << "FEN does not round-trip";
@@ -241,6 +242,7 @@ class GameFuzzer {
                                 << " leaves a royal piece attacked: " << attacked
                                 << ", FEN after: " << pos.fen();
       }
+      EXPECT_EQ(pos.consistency_problem(), "") << where() << "after " << text;
       pos.undo();
       EXPECT_EQ(pos.hash(), hash) << where() << "hash not restored by undo of " << text;
       EXPECT_EQ(pos.fen(), fen_) << where() << "FEN not restored by undo of " << text;

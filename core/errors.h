@@ -1,0 +1,15 @@
+// The one base class of the errors a user can act on (a malformed file, an illegal move, a
+// damaged checkpoint, a wrong command line): main() catches it once and prints the message.
+// Broken invariants are asserts; anything else reaching main() is an internal error.
+#pragma once
+
+#include <stdexcept>
+
+namespace fairyzero {
+
+class UserError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace fairyzero
