@@ -107,12 +107,7 @@ ArenaConfig read_config(const Arguments& args) {
 
 }  // namespace
 
-int arena_command(const CommandArgs& raw) {
-  Arguments args(raw,
-                 {"--games", "--concurrency", "--visits", "--nodes", "--movetime", "--depth",
-                  "--name", "--openings", "--opening-plies", "--seed", "--max-plies", "--sprt",
-                  "--out", "--device", "--engine-option", "--engine-timeout", "--set"},
-                 {});
+int arena_command(const Arguments& args) {
   ArenaConfig config = read_config(args);
   std::cout << "arena: " << config.players[0].name << " vs " << config.players[1].name << " on "
             << config.variant->name << ", " << (config.games + 1) / 2 * 2 << " games, "

@@ -1,11 +1,14 @@
-// A small command-line reader shared by the subcommands: positionals, --flags and --key value.
+// What a subcommand receives from the command line (declared and parsed in command_line.cpp),
+// and the error for a command line a user got wrong.
 #pragma once
 
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/errors.h"
@@ -18,28 +21,24 @@ class UsageError : public UserError {
   using UserError::UserError;
 };
 
+// The parsed command line of one subcommand, as apps/command_line.cpp declared and checked it
+// (types, ranges, which options take values): positionals, option values and flags.
 class Arguments {
  public:
-  // `valued` are the options that take a value; `flags` those that do not. Anything else
-  // starting with "--" is a UsageError.
-  Arguments(const std::vector<std::string>& args, const std::set<std::string>& valued,
-            const std::set<std::string>& flags) {
-    for (size_t i = 0; i < args.size(); ++i) {
-      const std::string& a = args[i];
-      if (a.rfind("--", 0) != 0 || a.size() == 2) {
-        positional_.push_back(a);
-      } else if (valued.count(a)) {
-        if (i + 1 >= args.size()) throw UsageError(a + " needs a value");
-        values_[a].push_back(args[++i]);
-      } else if (flags.count(a)) {
-        flags_.insert(a);
-      } else {
-        throw UsageError("unknown option " + a);
-      }
-    }
+  Arguments(std::vector<std::string> positional,
+            std::map<std::string, std::vector<std::string>> values, std::set<std::string> flags,
+            std::vector<std::string> words = {})
+      : positional_(std::move(positional)),
+        values_(std::move(values)),
+        flags_(std::move(flags)),
+        words_(std::move(words)) {
+    for (auto it = values_.begin(); it != values_.end();)
+      it = it->second.empty() ? values_.erase(it) : std::next(it);
   }
 
   const std::vector<std::string>& positional() const { return positional_; }
+  // The command line's words after the subcommand's name, as typed (for records).
+  const std::vector<std::string>& words() const { return words_; }
   bool flag(const std::string& name) const { return flags_.count(name) > 0; }
   // The last value given for an option, or nullopt.
   std::optional<std::string> value(const std::string& name) const {
@@ -70,6 +69,7 @@ class Arguments {
   std::vector<std::string> positional_;
   std::map<std::string, std::vector<std::string>> values_;
   std::set<std::string> flags_;
+  std::vector<std::string> words_;
 };
 
 }  // namespace fairyzero

@@ -191,12 +191,7 @@ BalanceColumn play_column(LoadedBot& bot, int playouts, SeatOverrides& overrides
 
 }  // namespace
 
-int balance_command(const CommandArgs& raw) {
-  Arguments args(raw,
-                 {"--bot", "--visits", "--games", "--concurrency", "--threads", "--seed", "--out",
-                  "--set", "--max-plies", "--opening-plies", "--material-every", "--device",
-                  "--seat-bot", "--seat-visits"},
-                 {"--no-plots", "--no-baseline"});
+int balance_command(const Arguments& args) {
   if (args.positional().empty()) throw UsageError("give at least one variant");
   const std::vector<std::string> bot_specs = args.values("--bot");
   if (bot_specs.empty())
@@ -236,7 +231,7 @@ int balance_command(const CommandArgs& raw) {
 
   BalanceReportSettings settings;
   settings.command = "fairyzero balance";
-  for (const std::string& a : raw) settings.command += " " + a;
+  for (const std::string& a : args.words()) settings.command += " " + a;
   settings.date = today("%Y-%m-%d %H:%M");
   settings.config = config;
   settings.plots = !args.flag("--no-plots");

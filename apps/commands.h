@@ -6,25 +6,24 @@
 #include <string>
 #include <vector>
 
+#include "apps/arguments.h"
 #include "core/position.h"
 
 namespace fairyzero {
 
-using CommandArgs = std::vector<std::string>;
-
-int perft_command(const CommandArgs& args);
-int play_command(const CommandArgs& args);
-int random_game_command(const CommandArgs& args);
-int check_command(const CommandArgs& args);
-int variants_command(const CommandArgs& args);
-int new_network_command(const CommandArgs& args);
-int network_info_command(const CommandArgs& args);
-int train_command(const CommandArgs& args);
-int export_command(const CommandArgs& args);
-int uci_command(const CommandArgs& args);
-int xboard_command(const CommandArgs& args);
-int balance_command(const CommandArgs& args);
-int arena_command(const CommandArgs& args);
+int perft_command(const Arguments& args);
+int play_command(const Arguments& args);
+int random_game_command(const Arguments& args);
+int check_command(const Arguments& args);
+int variants_command(const Arguments& args);
+int new_network_command(const Arguments& args);
+int network_info_command(const Arguments& args);
+int train_command(const Arguments& args);
+int export_command(const Arguments& args);
+int uci_command(const Arguments& args);
+int xboard_command(const Arguments& args);
+int balance_command(const Arguments& args);
+int arena_command(const Arguments& args);
 
 // Loads a variant by name or path with the command line's --set overrides, and warns on stderr
 // when its setup is not verified.

@@ -34,9 +34,6 @@ struct EngineBot {
 // uniform|material, the last two with --variant NAME; --set overrides, --device, --threads and
 // --playouts (over search.toml). Throws UsageError or BotBundleError.
 EngineBot engine_bot_from_args(const Arguments& args);
-// The options engine_bot_from_args reads, for the commands' Arguments.
-inline const std::set<std::string> kEngineBotOptions = {"--variant", "--set", "--device",
-                                                        "--threads", "--playouts"};
 
 // UCI and XBoard are two-player protocols; throws std::runtime_error naming the protocol and
 // the variant's seats otherwise.

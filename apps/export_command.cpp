@@ -8,8 +8,7 @@
 
 namespace fairyzero {
 
-int export_command(const CommandArgs& raw) {
-  Arguments args(raw, {"--out", "--checkpoint"}, {});
+int export_command(const Arguments& args) {
   if (args.positional().size() != 1 || !args.value("--out"))
     throw UsageError("give a training run folder and --out BOT_DIR");
   BotBundle bot =

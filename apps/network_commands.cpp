@@ -8,9 +8,7 @@
 
 namespace fairyzero {
 
-int new_network_command(const CommandArgs& raw) {
-  Arguments args(raw, {"--out", "--blocks", "--filters", "--policy-dim", "--value-hidden", "--set"},
-                 {});
+int new_network_command(const Arguments& args) {
   if (args.positional().size() != 1 || !args.value("--out"))
     throw UsageError("give a variant and --out FILE");
   VariantPtr v = load_variant_for_user(args.positional()[0], args.values("--set"));
@@ -29,8 +27,7 @@ int new_network_command(const CommandArgs& raw) {
   return 0;
 }
 
-int network_info_command(const CommandArgs& raw) {
-  Arguments args(raw, {}, {});
+int network_info_command(const Arguments& args) {
   if (args.positional().size() != 1) throw UsageError("give a checkpoint file");
   CheckpointInfo info = read_checkpoint_info(args.positional()[0]);
   std::cout << args.positional()[0] << ": " << describe(info.config) << " for " << info.variant

@@ -66,11 +66,7 @@ std::vector<Player> assign_seats(const Variant& v, const Arguments& args, bool h
 
 }  // namespace
 
-int play_command(const CommandArgs& raw) {
-  Arguments args(raw,
-                 {"--fen", "--random", "--seed", "--bot", "--bot-seat", "--human", "--visits",
-                  "--threads", "--set", "--seconds", "--device"},
-                 {});
+int play_command(const Arguments& args) {
   if (args.positional().size() != 1) throw UsageError("give a variant");
   VariantPtr v = load_variant_for_user(args.positional()[0], args.values("--set"));
   Position pos = args.value("--fen") ? Position::from_fen(v, *args.value("--fen")) : Position(v);

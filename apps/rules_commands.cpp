@@ -36,8 +36,7 @@ std::string describe_outcome(const Variant& v, const Outcome& outcome) {
   return out.str();
 }
 
-int perft_command(const CommandArgs& raw) {
-  Arguments args(raw, {"--fen", "--set"}, {"--divide"});
+int perft_command(const Arguments& args) {
   if (args.positional().size() != 2) throw UsageError("give a variant and a depth");
   VariantPtr v = load_variant_for_user(args.positional()[0], args.values("--set"));
   int depth = static_cast<int>(Arguments::parse_integer(args.positional()[1], "DEPTH"));
@@ -61,8 +60,7 @@ int perft_command(const CommandArgs& raw) {
   return 0;
 }
 
-int random_game_command(const CommandArgs& raw) {
-  Arguments args(raw, {"--seed", "--max-plies", "--fen", "--set"}, {"--quiet"});
+int random_game_command(const Arguments& args) {
   if (args.positional().size() != 1) throw UsageError("give a variant");
   VariantPtr v = load_variant_for_user(args.positional()[0], args.values("--set"));
   std::mt19937_64 rng(static_cast<uint64_t>(args.integer("--seed", 1)));
@@ -94,8 +92,7 @@ int random_game_command(const CommandArgs& raw) {
   return 0;
 }
 
-int check_command(const CommandArgs& raw) {
-  Arguments args(raw, {"--set"}, {});
+int check_command(const Arguments& args) {
   if (args.positional().size() != 1) throw UsageError("give a variant name or file");
   VariantPtr v = find_variant(args.positional()[0], args.values("--set"));
   const Geometry& g = v->geometry;
@@ -120,8 +117,7 @@ int check_command(const CommandArgs& raw) {
   return 0;
 }
 
-int variants_command(const CommandArgs& raw) {
-  Arguments args(raw, {}, {});
+int variants_command(const Arguments& args) {
   for (const std::string& name : list_variants()) {
     VariantPtr v = find_variant(name);
     std::cout << std::left << std::setw(22) << name << v->title << " [" << v->provenance << "]\n";

@@ -48,8 +48,7 @@ void apply_requested_settings(TrainingRun& run, const Arguments& args) {
 
 }  // namespace
 
-int train_command(const CommandArgs& raw) {
-  Arguments args(raw, {"--config", "--out", "--generations", "--device", "--set"}, {});
+int train_command(const Arguments& args) {
   if (args.positional().size() != 1)
     throw UsageError("give a variant and --out RUN_DIR (a new run), or a RUN_DIR to continue");
   const std::string& target = args.positional()[0];

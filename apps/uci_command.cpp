@@ -294,8 +294,7 @@ std::string UciEngine::info_line(const Position& root, const SearchResult& r) co
 
 }  // namespace
 
-int uci_command(const CommandArgs& raw) {
-  Arguments args(raw, kEngineBotOptions, {});
+int uci_command(const Arguments& args) {
   EngineBot bot = engine_bot_from_args(args);
   require_two_players(*bot.variant, "UCI");
   EngineSession session(std::move(bot));

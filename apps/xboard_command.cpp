@@ -288,8 +288,7 @@ std::string XboardEngine::thinking_line(const Position& root, const SearchResult
 
 }  // namespace
 
-int xboard_command(const CommandArgs& raw) {
-  Arguments args(raw, kEngineBotOptions, {});
+int xboard_command(const Arguments& args) {
   EngineBot bot = engine_bot_from_args(args);
   require_two_players(*bot.variant, "XBoard (CECP)");
   EngineSession session(std::move(bot));

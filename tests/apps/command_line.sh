@@ -1,0 +1,47 @@
+#!/bin/bash
+# The declared command line: `COMMAND --help` (also after positionals) is generated and exits 0,
+# `--opt=value` equals `--opt value`, values out of range or of the wrong type are refused with
+# the option named and exit status 2, unknown options and a doubled single option are refused,
+# and a command's own usage error names the command. Usage: command_line.sh path/to/fairyzero
+set -euo pipefail
+bin=$1
+out=""
+fail() {
+  echo "FAIL: $1"
+  echo "$out" | tail -20
+  exit 1
+}
+expect_status() {  # STATUS COMMAND...: runs it, keeps its output in $out
+  local want=$1
+  shift
+  local got=0
+  out=$("$@" 2>&1) || got=$?
+  [[ $got -eq $want ]] || fail "exit $got, not $want: $*"
+}
+
+expect_status 0 "$bin" play chess --help
+grep -q -- "--human SEATS" <<<"$out" || fail "play --help lacks --human"
+grep -q -- "--seed N" <<<"$out" || fail "play --help lacks --seed"
+expect_status 0 "$bin" uci --help
+grep -q -- "--set SECTION.KEY=VALUE" <<<"$out" || fail "uci --help lacks --set"
+expect_status 0 "$bin" balance --help
+grep -q -- "--material-every N" <<<"$out" || fail "balance --help lacks --material-every"
+
+expect_status 0 "$bin" perft chess 3 --fen "8/8/8/8/8/8/8/K6k w - - 0 1"
+spaced=$(grep "Nodes searched" <<<"$out")
+expect_status 0 "$bin" perft chess 3 "--fen=8/8/8/8/8/8/8/K6k w - - 0 1"
+[[ "$(grep "Nodes searched" <<<"$out")" == "$spaced" ]] || fail "--fen=FEN differs from --fen FEN"
+
+expect_status 2 "$bin" random-game chess --max-plies=0
+grep -q -- "--max-plies" <<<"$out" || fail "the range error does not name the option"
+expect_status 2 "$bin" random-game chess --seed 12x
+grep -q -- "--seed" <<<"$out" || fail "a malformed number is not refused by name"
+expect_status 2 "$bin" random-game chess --max-plies 99999999999
+expect_status 2 "$bin" perft chess 2 --bogus
+grep -q -- "--bogus" <<<"$out" || fail "an unknown option is not named"
+expect_status 2 "$bin" perft chess 2 --fen a --fen b
+expect_status 2 "$bin" perft chess 99
+grep -q "fairyzero perft" <<<"$out" || fail "a usage error does not name the command"
+expect_status 2 "$bin" no-such-command
+expect_status 0 "$bin" random-game chess --seed=3 --max-plies=4 --quiet
+echo "command_line: all checks passed"
