@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 
@@ -330,122 +331,100 @@ std::string render_html(const Document& d, const std::string& title) {
   return out.str();
 }
 
-// ---- JSON ----
+// ---- JSON (nlohmann-json) ----
 
-std::string json_string(const std::string& text) {
-  std::string out = "\"";
-  for (unsigned char ch : text) {
-    if (ch == '"' || ch == '\\')
-      out += std::string("\\") + static_cast<char>(ch);
-    else if (ch == '\n')
-      out += "\\n";
-    else if (ch < 0x20) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\u%04x", ch);
-      out += escaped;
-    } else
-      out += static_cast<char>(ch);
-  }
-  return out + "\"";
+using Json = nlohmann::ordered_json;
+
+// NaN and infinities (an interval with no data) are written as null.
+Json finite_or_null(double x) { return std::isfinite(x) ? Json(x) : Json(nullptr); }
+
+Json estimate(const Estimate& e) {
+  return {{"value", finite_or_null(e.value)},
+          {"low", finite_or_null(e.low)},
+          {"high", finite_or_null(e.high)}};
 }
-std::string json_number(double x) {
-  if (!std::isfinite(x)) return "null";
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6g", x);
-  return text;
-}
-std::string json_estimate(const Estimate& e) {
-  return "{\"value\": " + json_number(e.value) + ", \"low\": " + json_number(e.low) +
-         ", \"high\": " + json_number(e.high) + "}";
-}
+
 template <typename T, typename F>
-std::string json_list(const std::vector<T>& items, F&& item) {
-  std::string out = "[";
-  for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + item(items[i]);
-  return out + "]";
+Json list(const std::vector<T>& items, F&& item) {
+  Json out = Json::array();
+  for (const T& x : items) out.push_back(item(x));
+  return out;
 }
 
-std::string json_openings(const OpeningStats& o) {
-  return "{\"plies\": " + std::to_string(o.plies) +
-         ", \"distinct\": " + std::to_string(o.distinct) +
-         ", \"entropy_bits\": " + json_number(o.entropy_bits) +
-         ", \"top_share\": " + json_number(o.top_share) + ", \"most_common\": " +
-         json_list(o.most_common,
-                   [](const auto& p) {
-                     return "[" + json_string(p.first) + ", " + std::to_string(p.second) + "]";
-                   }) +
-         "}";
+Json openings_json(const OpeningStats& o) {
+  return {{"plies", o.plies},
+          {"distinct", o.distinct},
+          {"entropy_bits", finite_or_null(o.entropy_bits)},
+          {"top_share", finite_or_null(o.top_share)},
+          {"most_common", list(o.most_common, [](const auto& p) {
+             return Json::array({p.first, p.second});
+           })}};
 }
 
-std::string json_piece_values(const PieceValueFit& f) {
-  return "{\"reference\": " + json_string(f.reference) + ", \"note\": " + json_string(f.note) +
-         ", \"positions\": " + std::to_string(f.positions) +
-         ", \"games\": " + std::to_string(f.games) +
-         ", \"intercept\": " + json_number(f.intercept) + ", \"ridge\": " + json_number(f.ridge) +
-         ", \"pieces\": " +
-         json_list(f.pieces,
-                   [](const PieceValue& p) {
-                     return "{\"piece\": " + json_string(p.piece) +
-                            ", \"estimated\": " + (p.estimated ? "true" : "false") +
-                            ", \"coefficient\": " + json_number(p.coefficient) +
-                            ", \"standard_error\": " + json_number(p.standard_error) +
-                            ", \"scaled\": " + (p.scaled ? json_estimate(*p.scaled) : "null") + "}";
-                   }) +
-         "}";
+Json piece_values_json(const PieceValueFit& f) {
+  return {{"reference", f.reference},
+          {"note", f.note},
+          {"positions", f.positions},
+          {"games", f.games},
+          {"intercept", finite_or_null(f.intercept)},
+          {"ridge", finite_or_null(f.ridge)},
+          {"pieces", list(f.pieces, [](const PieceValue& p) {
+             return Json{{"piece", p.piece},
+                         {"estimated", p.estimated},
+                         {"coefficient", finite_or_null(p.coefficient)},
+                         {"standard_error", finite_or_null(p.standard_error)},
+                         {"scaled", p.scaled ? estimate(*p.scaled) : Json(nullptr)}};
+           })}};
 }
 
-std::string json_length(const LengthStats& l) {
-  return "{\"mean\": " + json_number(l.mean) + ", \"median\": " + json_number(l.median) +
-         ", \"q1\": " + json_number(l.q1) + ", \"q3\": " + json_number(l.q3) +
-         ", \"min\": " + std::to_string(l.min) + ", \"max\": " + std::to_string(l.max) +
-         ", \"plies\": " + json_list(l.sorted_plies, [](int n) { return std::to_string(n); }) +
-         ", \"histogram\": " +
-         json_list(l.histogram,
-                   [](const HistogramBin& b) {
-                     return "{\"low\": " + std::to_string(b.low) +
-                            ", \"high\": " + std::to_string(b.high) +
-                            ", \"count\": " + std::to_string(b.count) + "}";
-                   }) +
-         "}";
+Json length_json(const LengthStats& l) {
+  return {{"mean", finite_or_null(l.mean)},
+          {"median", finite_or_null(l.median)},
+          {"q1", finite_or_null(l.q1)},
+          {"q3", finite_or_null(l.q3)},
+          {"min", l.min},
+          {"max", l.max},
+          {"plies", l.sorted_plies},
+          {"histogram", list(l.histogram, [](const HistogramBin& b) {
+             return Json{{"low", b.low}, {"high", b.high}, {"count", b.count}};
+           })}};
 }
 
-std::string json_column(const BalanceColumn& c) {
+Json column_json(const BalanceColumn& c) {
   const BalanceStats& s = c.stats;
-  return "{\"label\": " + json_string(c.label()) + ", \"variant\": " + json_string(s.variant) +
-         ", \"strength\": " + json_string(s.strength) + ", \"games\": " + std::to_string(s.games) +
-         ",\n  \"seats\": " +
-         json_list(s.seats,
-                   [](const SeatScore& x) {
-                     return "{\"seat\": " + json_string(x.seat) +
-                            ", \"team\": " + json_estimate(x.team) +
-                            ", \"individual\": " + json_estimate(x.individual) + "}";
-                   }) +
-         ",\n  \"teams\": " +
-         json_list(s.teams,
-                   [](const TeamScore& t) {
-                     return "{\"team\": " + json_string(t.team) +
-                            ", \"score\": " + json_estimate(t.score) + "}";
-                   }) +
-         ",\n  \"first_move_advantage\": " + json_estimate(s.first_move_advantage) +
-         ", \"draws\": " + std::to_string(s.draws.draws) +
-         ", \"draw_rate\": " + json_estimate(s.draws.rate) + ",\n  \"terminations\": " +
-         json_list(s.terminations,
-                   [](const TerminationShare& t) {
-                     return "{\"termination\": " + json_string(t.termination) +
-                            ", \"count\": " + std::to_string(t.count) +
-                            ", \"share\": " + json_number(t.share) + "}";
-                   }) +
-         ",\n  \"length\": " + json_length(s.length) + ",\n  \"openings\": [" +
-         json_openings(s.openings2) + ", " + json_openings(s.openings4) +
-         "],\n  \"piece_values\": " + json_piece_values(s.piece_values) + ",\n  \"seat_order\": " +
-         (s.team ? json_list(s.team->order,
-                             [](const SeatOrderScore& x) {
-                               return "{\"position\": " + std::to_string(x.position) +
-                                      ", \"seat\": " + json_string(x.seat) +
-                                      ", \"team\": " + json_estimate(x.team) + "}";
-                             })
-                 : std::string("null")) +
-         "}";
+  return {{"label", c.label()},
+          {"variant", s.variant},
+          {"strength", s.strength},
+          {"games", s.games},
+          {"seats", list(s.seats,
+                         [](const SeatScore& x) {
+                           return Json{{"seat", x.seat},
+                                       {"team", estimate(x.team)},
+                                       {"individual", estimate(x.individual)}};
+                         })},
+          {"teams", list(s.teams,
+                         [](const TeamScore& t) {
+                           return Json{{"team", t.team}, {"score", estimate(t.score)}};
+                         })},
+          {"first_move_advantage", estimate(s.first_move_advantage)},
+          {"draws", s.draws.draws},
+          {"draw_rate", estimate(s.draws.rate)},
+          {"terminations", list(s.terminations,
+                                [](const TerminationShare& t) {
+                                  return Json{{"termination", t.termination},
+                                              {"count", t.count},
+                                              {"share", finite_or_null(t.share)}};
+                                })},
+          {"length", length_json(s.length)},
+          {"openings", Json::array({openings_json(s.openings2), openings_json(s.openings4)})},
+          {"piece_values", piece_values_json(s.piece_values)},
+          {"seat_order", s.team ? list(s.team->order,
+                                       [](const SeatOrderScore& x) {
+                                         return Json{{"position", x.position},
+                                                     {"seat", x.seat},
+                                                     {"team", estimate(x.team)}};
+                                       })
+                                : Json(nullptr)}};
 }
 
 // ---- Files ----
@@ -486,34 +465,31 @@ std::string run_plots(const fs::path& dir, const BalanceReportSettings& settings
 }  // namespace
 
 std::string balance_json(const std::vector<BalanceColumn>& columns) {
-  return "{\"format\": 1, \"columns\": [\n " + json_list(columns, json_column).substr(1) + "}\n";
+  return Json{{"format", 1}, {"columns", list(columns, column_json)}}.dump(1) + "\n";
 }
 
 std::string game_json(const BalanceGame& g) {
-  auto numbers = [](const std::vector<double>& xs) { return json_list(xs, json_number); };
-  auto strings = [](const std::vector<std::string>& xs) { return json_list(xs, json_string); };
-  std::vector<std::string> opening(g.moves.begin(),
-                                   g.moves.begin() + std::min<size_t>(4, g.moves.size()));
-  return "{\"variant\": " + json_string(g.variant) + ", \"strength\": " + json_string(g.strength) +
-         ", \"termination\": " + json_string(g.termination) +
-         ", \"plies\": " + std::to_string(g.plies) + ", \"team_score\": " + numbers(g.team_score) +
-         ", \"individual\": " + numbers(g.individual) +
-         ", \"rank\": " + json_list(g.rank, [](int n) { return std::to_string(n); }) +
-         ", \"dropout_order\": " +
-         json_list(g.dropout_order, [](int n) { return std::to_string(n); }) +
-         ", \"seat_agent\": " + strings(g.seat_agent) + ", \"opening\": " + strings(opening) +
-         ", \"moves\": " + strings(g.moves) + ", \"material\": " +
-         json_list(g.material,
-                   [](const MaterialSnapshot& s) {
-                     return "{\"ply\": " + std::to_string(s.ply) + ", \"count\": " +
-                            json_list(s.count,
-                                      [](const std::vector<int>& army) {
-                                        return json_list(army,
-                                                         [](int n) { return std::to_string(n); });
-                                      }) +
-                            "}";
-                   }) +
-         "}";
+  const std::vector<std::string> opening(g.moves.begin(),
+                                         g.moves.begin() + std::min<size_t>(4, g.moves.size()));
+  auto numbers = [](const std::vector<double>& xs) {
+    return list(xs, [](double x) { return finite_or_null(x); });
+  };
+  return Json{{"variant", g.variant},
+              {"strength", g.strength},
+              {"termination", g.termination},
+              {"plies", g.plies},
+              {"team_score", numbers(g.team_score)},
+              {"individual", numbers(g.individual)},
+              {"rank", g.rank},
+              {"dropout_order", g.dropout_order},
+              {"seat_agent", g.seat_agent},
+              {"opening", opening},
+              {"moves", g.moves},
+              {"material", list(g.material,
+                                [](const MaterialSnapshot& m) {
+                                  return Json{{"ply", m.ply}, {"count", m.count}};
+                                })}}
+      .dump();
 }
 
 void append_games_jsonl(const std::string& path, std::span<const BalanceGame> games) {
