@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <set>
 #include <sstream>
 
 #define TOML_EXCEPTIONS 1
@@ -15,6 +16,7 @@
 
 #include "core/rules_fingerprint.h"
 #include "core/variant_loader.h"
+#include "mcts/search_settings.h"
 #include "nn/checkpoint.h"
 #include "nn/encoder.h"
 #include "nn/network_evaluator.h"
@@ -60,12 +62,10 @@ class TomlFile {
 
   // Every key of `table` must be one of `known` (a misspelt setting is an error, not a no-op).
   void check_keys(const toml::table& table, const std::string& section,
-                  std::initializer_list<const char*> known) const {
-    for (auto&& [key, node] : table) {
-      bool found = false;
-      for (const char* k : known) found = found || key.str() == k;
-      if (!found) fail(&node, section + std::string(key.str()), "unknown key");
-    }
+                  const std::set<std::string>& known) const {
+    for (auto&& [key, node] : table)
+      if (!known.count(std::string(key.str())))
+        fail(&node, section + std::string(key.str()), "unknown key");
   }
 
   template <typename T>
@@ -180,23 +180,25 @@ BotManifest read_manifest(const std::string& dir) {
 // ---- search.toml ---------------------------------------------------------------------------
 
 toml::table search_table(const BotSearchDefaults& s) {
-  const SearchParams& p = s.params;
-  return toml::table{{"playouts", s.playouts},
-                     {"threads", s.threads},
-                     {"cpuct_init", p.cpuct_init},
-                     {"cpuct_base", p.cpuct_base},
-                     {"fpu_reduction", p.fpu_reduction},
-                     {"fpu_reduction_root", p.fpu_reduction_root},
-                     {"policy_temperature", p.policy_temperature},
-                     {"leaves_per_batch", p.leaves_per_batch}};
+  toml::table t{{"playouts", s.playouts}, {"threads", s.threads}};
+  for (const SearchSetting& setting : search_settings()) {
+    if (!setting.in_bots) continue;
+    const double value = search_parameter(s.params, setting);
+    if (std::holds_alternative<int SearchParams::*>(setting.field))
+      t.insert(setting.key, static_cast<int64_t>(value));
+    else
+      t.insert(setting.key, value);
+  }
+  return t;
 }
 
 BotSearchDefaults read_search(const std::string& dir) {
   TomlFile file(join(dir, kSearchToml));
   const toml::table& t = file.table();
-  file.check_keys(t, "",
-                  {"playouts", "threads", "cpuct_init", "cpuct_base", "fpu_reduction",
-                   "fpu_reduction_root", "policy_temperature", "leaves_per_batch"});
+  std::set<std::string> keys = {"playouts", "threads"};
+  for (const SearchSetting& setting : search_settings())
+    if (setting.in_bots) keys.insert(setting.key);
+  file.check_keys(t, "", keys);
   BotSearchDefaults s;
   auto whole = [&](const char* key, int fallback, int min, int max) {
     int64_t v = file.get<int64_t>(t, key).value_or(fallback);
@@ -205,22 +207,20 @@ BotSearchDefaults read_search(const std::string& dir) {
                 "must be between " + std::to_string(min) + " and " + std::to_string(max));
     return static_cast<int>(v);
   };
-  auto number = [&](const char* key, float fallback, double min, double max) {
-    double v = file.get<double>(t, key).value_or(fallback);
-    if (!(v >= min && v <= max))
-      file.fail(t.get(key), key,
-                "must be between " + std::to_string(min) + " and " + std::to_string(max));
-    return static_cast<float>(v);
-  };
   s.playouts = whole("playouts", s.playouts, 1, 1 << 30);
   s.threads = whole("threads", s.threads, 1, 1024);
   SearchParams& p = s.params;
-  p.cpuct_init = number("cpuct_init", p.cpuct_init, 0, 100);
-  p.cpuct_base = number("cpuct_base", p.cpuct_base, 1, 1e9);
-  p.fpu_reduction = number("fpu_reduction", p.fpu_reduction, -10, 10);
-  p.fpu_reduction_root = number("fpu_reduction_root", p.fpu_reduction_root, -10, 10);
-  p.policy_temperature = number("policy_temperature", p.policy_temperature, 0.01, 100);
-  p.leaves_per_batch = whole("leaves_per_batch", p.leaves_per_batch, 1, 1024);
+  for (const SearchSetting& setting : search_settings()) {
+    const toml::node* node = setting.in_bots ? t.get(setting.key) : nullptr;
+    if (!node) continue;
+    const std::optional<double> value = node->value<double>();
+    if (!value) file.fail(node, setting.key, "must be a number");
+    try {
+      set_search_parameter(p, setting, *value);
+    } catch (const std::invalid_argument& e) {
+      file.fail(node, setting.key, e.what());
+    }
+  }
   p.threads = s.threads;
   p.root_noise = false;  // a bot plays its best, not self-play's exploration
   return s;

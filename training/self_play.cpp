@@ -97,13 +97,9 @@ SelfPlayStats SelfPlay::run(std::vector<Sample>& samples, std::vector<GameRecord
   auto worker = [&](int index) {
     std::mt19937_64 rng(c.seed * 1000003 + static_cast<uint64_t>(index));
     std::uniform_real_distribution<double> uniform(0, 1);
-    SearchParams params;
+    SearchParams params = c.search;
     params.dirichlet_alpha = static_cast<float>(c.dirichlet_alpha);
     params.dirichlet_epsilon = static_cast<float>(c.dirichlet_epsilon);
-    params.cpuct_init = static_cast<float>(c.cpuct_init);
-    params.cpuct_base = static_cast<float>(c.cpuct_base);
-    params.fpu_reduction = static_cast<float>(c.fpu_reduction);
-    params.fpu_reduction_root = static_cast<float>(c.fpu_reduction_root);
     std::vector<GameSlot> slots;
     slots.reserve(c.games_per_worker);
     for (int g = 0; g < c.games_per_worker; ++g) slots.emplace_back(Position(variant_));

@@ -33,11 +33,9 @@ struct SelfPlayConfig {
   double temperature_start = 1.0;
   int temperature_plies = 20;
   double temperature_end = 0.0;
-  // PUCT exploration and first-play urgency of every self-play search (mcts/tree.h).
-  double cpuct_init = 1.25;
-  double cpuct_base = 19652;
-  double fpu_reduction = 0.25;
-  double fpu_reduction_root = 0.0;
+  // PUCT exploration and first-play urgency of every self-play search: the parameters that
+  // mcts/search_settings.h marks for self-play (the rest of `search` is set per search).
+  SearchParams search;
   // Root noise on full searches.
   double dirichlet_alpha = 0.3;
   double dirichlet_epsilon = 0.25;

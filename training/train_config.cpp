@@ -2,6 +2,7 @@
 // what it means. Reading, validation and writing all walk that table.
 #include "training/train_config.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <set>
@@ -9,14 +10,16 @@
 #include <stdexcept>
 #include <variant>
 
+#include "mcts/search_settings.h"
+
 #define TOML_EXCEPTIONS 1
 #include <toml++/toml.h>
 
 namespace fairyzero {
 namespace {
 
-using Field =
-    std::variant<int*, int64_t*, uint64_t*, double*, bool*, std::string*, std::vector<int64_t>*>;
+using Field = std::variant<int*, int64_t*, uint64_t*, double*, float*, bool*, std::string*,
+                           std::vector<int64_t>*>;
 
 // Whether a run may change a setting between generations (`train RUN --generations N` with
 // another config): speed and placement settings may, what defines the games or the network not.
@@ -35,7 +38,7 @@ std::vector<Setting> settings(TrainConfig& c) {
   RunSettings& r = c.run;
   SelfPlayConfig& s = c.selfplay;
   TrainerConfig& t = c.trainer;
-  return {
+  std::vector<Setting> all = {
       {"run", "variant", &r.variant, 0, 0, "variant name (configs/variants/NAME.toml)"},
       {"run", "variant_options", &r.variant_options, 0, 0, "--set overrides, joined by '; '"},
       {"run", "generations", &r.generations, 1, 1e6, "self-play + training rounds", kMidRun},
@@ -66,10 +69,6 @@ std::vector<Setting> settings(TrainConfig& c) {
       {"selfplay", "temperature_plies", &s.temperature_plies, 0, 1e6,
        "plies at the start temperature"},
       {"selfplay", "temperature_end", &s.temperature_end, 0, 10, "move temperature afterwards"},
-      {"selfplay", "cpuct_init", &s.cpuct_init, 0, 100, "PUCT exploration constant"},
-      {"selfplay", "cpuct_base", &s.cpuct_base, 1, 1e9, "visits at which exploration grows"},
-      {"selfplay", "fpu_reduction", &s.fpu_reduction, 0, 10, "first-play urgency below parent"},
-      {"selfplay", "fpu_reduction_root", &s.fpu_reduction_root, 0, 10, "the same at the root"},
       {"selfplay", "dirichlet_alpha", &s.dirichlet_alpha, 1e-4, 100, "root noise concentration"},
       {"selfplay", "dirichlet_epsilon", &s.dirichlet_epsilon, 0, 1, "root noise weight"},
       {"selfplay", "resign_threshold", &s.resign_threshold, -1, 0.5,
@@ -99,6 +98,23 @@ std::vector<Setting> settings(TrainConfig& c) {
       {"training", "metrics_every", &t.metrics_every, 1, 1e6, "steps per metrics row", kMidRun},
       {"training", "mixed_precision", &t.mixed_precision, 0, 0, "autocast + loss scaling on CUDA"},
   };
+  // The self-play search parameters, declared in mcts/search_settings.h, after the playouts.
+  auto at = std::find_if(all.begin(), all.end(), [](const Setting& x) {
+    return std::string_view(x.key) == "full_search_probability";
+  });
+  std::vector<Setting> search;
+  for (const SearchSetting& p : search_settings()) {
+    if (!p.in_self_play) continue;
+    std::visit(
+        [&](auto member) {
+          using T = std::remove_reference_t<decltype(s.search.*member)>;
+          if constexpr (std::is_same_v<T, float>)
+            search.push_back({"selfplay", p.key, &(s.search.*member), p.min, p.max, p.help});
+        },
+        p.field);
+  }
+  all.insert(at + 1, search.begin(), search.end());
+  return all;
 }
 
 const std::map<std::string, std::set<std::string>> kChoices = {
@@ -143,6 +159,8 @@ void read_setting(const std::string& file, const Setting& s, const toml::node& n
           *field = *v;
         } else if constexpr (std::is_same_v<T, double>) {
           *field = in_range(number());
+        } else if constexpr (std::is_same_v<T, float>) {
+          *field = static_cast<float>(in_range(number()));
         } else if constexpr (std::is_same_v<T, std::vector<int64_t>>) {
           const toml::array* list = n.as_array();
           if (!list)
@@ -178,7 +196,7 @@ std::string value_text(const Setting& s) {
           out << toml::value<std::string>(*field);
         } else if constexpr (std::is_same_v<T, bool>) {
           out << (*field ? "true" : "false");
-        } else if constexpr (std::is_same_v<T, double>) {
+        } else if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
           out << toml::value<double>(*field);
         } else if constexpr (std::is_same_v<T, std::vector<int64_t>>) {
           out << "[";

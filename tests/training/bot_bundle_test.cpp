@@ -158,6 +158,23 @@ TEST(BotBundle, ExportsTheRunsOwnRulesNotTheStockFile) {
   EXPECT_NE(bot.manifest.rules_fingerprint, rules_fingerprint(*find_variant("minichess")));
 }
 
+// search.toml holds every bot parameter that mcts/search_settings.h declares, read back as set.
+TEST(BotBundle, SearchSettingsRoundTripAndRefuseValuesOutOfRange) {
+  TempDir dir;
+  export_bot(make_run(dir), dir / "bot");
+  std::string text = read_text(dir / "bot/search.toml");
+  for (const char* key : {"cpuct_init", "cpuct_base", "fpu_reduction", "fpu_reduction_root",
+                          "policy_temperature", "leaves_per_batch"})
+    EXPECT_NE(text.find(std::string(key) + " = "), std::string::npos) << key << " in " << text;
+  text.replace(text.find("cpuct_init = "), 13, "cpuct_init = 2.5 #");
+  std::ofstream(dir / "bot/search.toml") << text;
+  EXPECT_FLOAT_EQ(load_bot(dir / "bot").search.params.cpuct_init, 2.5f);
+  std::ofstream(dir / "bot/search.toml") << "leaves_per_batch = 2.5\n";
+  expect_refused(dir / "bot", {"search.toml", "leaves_per_batch", "whole number"});
+  std::ofstream(dir / "bot/search.toml") << "cpuct_init = 1000\n";
+  expect_refused(dir / "bot", {"search.toml", "cpuct_init", "between"});
+}
+
 TEST(BotBundle, RefusesAnEditedVariantFile) {
   TempDir dir;
   export_bot(make_run(dir), dir / "bot");

@@ -178,6 +178,12 @@ TEST(RunRules, TheStepScheduleReadsItsMilestones) {
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("training.milestones"), std::string::npos) << e.what();
   }
+  std::ofstream(dir / "search.toml") << "[selfplay]\ncpuct_init = 2.5\nfpu_reduction = 0.5\n";
+  const TrainConfig search = load_train_config(dir / "search.toml");
+  EXPECT_FLOAT_EQ(search.selfplay.search.cpuct_init, 2.5f);
+  EXPECT_FLOAT_EQ(search.selfplay.search.fpu_reduction, 0.5f);
+  std::ofstream(dir / "bad-search.toml") << "[selfplay]\ncpuct_init = 500\n";
+  EXPECT_THROW(load_train_config(dir / "bad-search.toml"), std::runtime_error);
   std::ofstream(dir / "falling.toml") << "[training]\nmilestones = [5, 3]\n";
   EXPECT_THROW(load_train_config(dir / "falling.toml"), std::runtime_error);
   std::ofstream(dir / "step.toml") << "[training]\nschedule = \"step\"\nmilestones = [2, 4]\n"

@@ -1,0 +1,54 @@
+// The table of user-settable search parameters.
+#include "mcts/search_settings.h"
+
+#include <array>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace fairyzero {
+
+std::span<const SearchSetting> search_settings() {
+  static const std::array<SearchSetting, 8> table = {{
+      {"cpuct_init", &SearchParams::cpuct_init, 0, 100, "PUCT exploration constant", true, true},
+      {"cpuct_base", &SearchParams::cpuct_base, 1, 1e9, "visits at which exploration grows", true,
+       true},
+      {"fpu_reduction", &SearchParams::fpu_reduction, -10, 10,
+       "first-play urgency: an unvisited child's value below its parent's", true, true},
+      {"fpu_reduction_root", &SearchParams::fpu_reduction_root, -10, 10, "the same at the root",
+       true, true},
+      {"policy_temperature", &SearchParams::policy_temperature, 0.01, 100,
+       "softmax temperature on the network's policy", false, true},
+      {"leaves_per_batch", &SearchParams::leaves_per_batch, 1, 1024,
+       "leaves a search thread gathers per evaluation", false, true},
+      {"virtual_loss", &SearchParams::virtual_loss, 0, 1000, "in-flight visits counted as losses",
+       false, false},
+      {"dirichlet_epsilon", &SearchParams::dirichlet_epsilon, 0, 1, "root noise weight", false,
+       false},
+  }};
+  return table;
+}
+
+double search_parameter(const SearchParams& params, const SearchSetting& setting) {
+  return std::visit([&](auto member) { return static_cast<double>(params.*member); },
+                    setting.field);
+}
+
+void set_search_parameter(SearchParams& params, const SearchSetting& setting, double value) {
+  if (!(value >= setting.min && value <= setting.max))
+    throw std::invalid_argument(std::string(setting.key) + " must be between " +
+                                std::to_string(setting.min) + " and " +
+                                std::to_string(setting.max));
+  std::visit(
+      [&](auto member) {
+        using T = std::remove_reference_t<decltype(params.*member)>;
+        if constexpr (std::is_same_v<T, int>) {
+          if (value != std::floor(value))
+            throw std::invalid_argument(std::string(setting.key) + " must be a whole number");
+        }
+        params.*member = static_cast<T>(value);
+      },
+      setting.field);
+}
+
+}  // namespace fairyzero
