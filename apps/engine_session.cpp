@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 
 #include "apps/bot.h"
@@ -115,6 +116,23 @@ bool EngineSession::undo() {
   position_.undo();
   search_->set_position(position_);
   return true;
+}
+
+const SearchSetting* find_bot_search_setting(const std::string& key) {
+  for (const SearchSetting& s : search_settings())
+    if (s.in_bots && key == s.key) return &s;
+  return nullptr;
+}
+
+std::string format_number(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", x);
+  return text;
+}
+
+void EngineSession::set_search_parameter(const SearchSetting& setting, double value) {
+  fairyzero::set_search_parameter(params_, setting, value);
+  rebuild_search();
 }
 
 void EngineSession::set_threads(int threads) {

@@ -18,6 +18,7 @@
 #include "apps/arguments.h"
 #include "core/position.h"
 #include "mcts/search.h"
+#include "mcts/search_settings.h"
 #include "training/bot_bundle.h"
 
 namespace fairyzero {
@@ -59,6 +60,16 @@ struct SearchCallbacks {
   double report_seconds = 1.0;
 };
 
+// A search parameter a bot may set (search_settings() with in_bots) by key, or nullptr.
+const SearchSetting* find_bot_search_setting(const std::string& key);
+// Sets it from an option's text on the session; a malformed or out-of-range value goes to
+// `report` and changes nothing.
+template <typename Report>
+void set_search_option(class EngineSession& session, const SearchSetting& setting,
+                       const std::string& text, Report&& report);
+// A number as options show it: "1.25", "19652".
+std::string format_number(double x);
+
 class EngineSession {
  public:
   explicit EngineSession(EngineBot bot);
@@ -84,6 +95,10 @@ class EngineSession {
   // Settings taking effect at the next search.
   void set_threads(int threads);
   int threads() const { return params_.threads; }
+  // A declared search parameter (mcts/search_settings.h) by key; throws std::invalid_argument
+  // naming it and its range.
+  void set_search_parameter(const SearchSetting& setting, double value);
+  const SearchParams& search_params() const { return params_; }
   // The search stops once its tree holds about this many megabytes (guards `go infinite`).
   void set_tree_limit_mb(int megabytes) { tree_limit_mb_ = megabytes; }
   int tree_limit_mb() const { return tree_limit_mb_; }
@@ -134,5 +149,24 @@ int playouts_for_depth(int depth);
 // Seconds to think from a clock: `remaining` / (moves_to_go + 1, or 30 without) + 3/4 of the
 // increment, never above half the remaining time less `overhead`, at least 10 ms.
 double think_seconds(double remaining, double increment, int moves_to_go, double overhead);
+
+template <typename Report>
+void set_search_option(EngineSession& session, const SearchSetting& setting,
+                       const std::string& text, Report&& report) {
+  size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size())
+    return report(std::string(setting.key) + " must be a number, not '" + text + "'");
+  try {
+    session.set_search_parameter(setting, value);
+  } catch (const std::invalid_argument& e) {
+    report(e.what());
+  }
+}
 
 }  // namespace fairyzero

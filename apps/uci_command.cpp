@@ -126,6 +126,12 @@ void UciEngine::identify() {
             " min 1 max 1000000000");
   out_.line("option name Move Overhead type spin default " + std::to_string(move_overhead_ms_) +
             " min 0 max 10000");
+  // The search parameters a bot's search.toml sets, by the same keys (numbers as strings: UCI
+  // has no fractional type).
+  for (const SearchSetting& s : search_settings())
+    if (s.in_bots)
+      out_.line("option name " + std::string(s.key) + " type string default " +
+                format_number(search_parameter(session_.search_params(), s)));
   out_.line("uciok");
 }
 
@@ -166,6 +172,9 @@ void UciEngine::set_option(std::istringstream& in) {
     if (auto n = number(1, 1000000000)) playouts_ = *n;
   } else if (key == "move overhead") {
     if (auto n = number(0, 10000)) move_overhead_ms_ = *n;
+  } else if (const SearchSetting* setting = find_bot_search_setting(key)) {
+    set_search_option(session_, *setting, value,
+                      [&](const std::string& e) { info("error: " + e); });
   } else {
     info("unknown option: " + name);
   }

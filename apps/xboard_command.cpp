@@ -60,6 +60,7 @@ class XboardEngine {
   bool dispatch(const std::string& command, std::istringstream& in);
   bool set_clock(const std::string& command, std::istringstream& in);
   void features();
+  void set_option(std::istringstream& in);
   void select_variant(const std::string& name);
   void set_board(const std::string& fen);
   void user_move(const std::string& text);
@@ -135,6 +136,8 @@ bool XboardEngine::dispatch(const std::string& command, std::istringstream& in) 
   } else if (command == "quit") {
     session_.abort();
     return false;
+  } else if (command == "option") {
+    set_option(in);
   } else if (set_clock(command, in)) {
   } else if (kIgnored.count(command)) {
   } else if (looks_like_move(command)) {
@@ -143,6 +146,18 @@ bool XboardEngine::dispatch(const std::string& command, std::istringstream& in) 
     out_.line("Error (unknown command): " + command);
   }
   return true;
+}
+
+// option NAME=VALUE: one of the search parameters offered by features().
+void XboardEngine::set_option(std::istringstream& in) {
+  std::string text;
+  std::getline(in >> std::ws, text);
+  const size_t eq = text.find('=');
+  const SearchSetting* setting =
+      eq == std::string::npos ? nullptr : find_bot_search_setting(text.substr(0, eq));
+  if (!setting) return out_.line("Error (unknown option): " + text);
+  set_search_option(session_, *setting, text.substr(eq + 1),
+                    [&](const std::string& e) { out_.line("Error (bad option value): " + e); });
 }
 
 // level, st, sd, time, cores, memory: settings for the next search. False for other commands.
@@ -179,6 +194,11 @@ bool XboardEngine::set_clock(const std::string& command, std::istringstream& in)
 void XboardEngine::features() {
   const Variant& v = session_.variant();
   std::string variants = xboard_variant_name(v) + (xboard_needs_setup(v) ? ",fairy" : "");
+  // The search parameters a bot's search.toml sets, by the same keys, before done=1.
+  for (const SearchSetting& s : search_settings())
+    if (s.in_bots)
+      out_.line("feature option=\"" + std::string(s.key) + " -string " +
+                format_number(search_parameter(session_.search_params(), s)) + "\"");
   out_.line(
       "feature ping=1 setboard=1 playother=0 san=0 usermove=1 time=1 draw=0 sigint=0 sigterm=0 "
       "reuse=1 analyze=0 colors=0 ics=0 name=0 pause=0 nps=0 debug=1 memory=1 smp=1 "

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -35,10 +36,11 @@ double search_parameter(const SearchParams& params, const SearchSetting& setting
 }
 
 void set_search_parameter(SearchParams& params, const SearchSetting& setting, double value) {
-  if (!(value >= setting.min && value <= setting.max))
-    throw std::invalid_argument(std::string(setting.key) + " must be between " +
-                                std::to_string(setting.min) + " and " +
-                                std::to_string(setting.max));
+  if (!(value >= setting.min && value <= setting.max)) {
+    char range[96];
+    std::snprintf(range, sizeof range, " must be between %g and %g", setting.min, setting.max);
+    throw std::invalid_argument(setting.key + std::string(range));
+  }
   std::visit(
       [&](auto member) {
         using T = std::remove_reference_t<decltype(params.*member)>;

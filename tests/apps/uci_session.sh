@@ -33,6 +33,17 @@ grep -q "^option name UCI_Variant type combo default chess var chess$" <<<"$out"
 grep -q "^option name Threads type spin" <<<"$out" || fail "no Threads option"
 grep -q "^option name Hash type spin" <<<"$out" || fail "no Hash option"
 grep -q "^option name Playouts type spin default 800" <<<"$out" || fail "no Playouts option"
+grep -q "^option name cpuct_init type string default 1.25$" <<<"$out" ||
+  fail "no search parameter options (mcts/search_settings.h)"
+options=$(feed uci "setoption name cpuct_init value 2.5" "setoption name cpuct_init value 500" \
+  "setoption name leaves_per_batch value 2.5" "position startpos" "go nodes 20" "sleep 1" |
+  timeout 10 "$bin" uci uniform --variant chess 2>&1) || fail "the engine died on search options"
+grep -q "^info string error: cpuct_init must be between 0 and 100$" <<<"$options" ||
+  fail "an out-of-range search parameter is not refused"
+grep -q "^info string error: leaves_per_batch must be a whole number$" <<<"$options" ||
+  fail "a fraction of a whole-number parameter is not refused"
+[[ $(grep -c "^info string error" <<<"$options") -eq 2 ]] || fail "a valid cpuct_init was refused"
+grep -q '^bestmove ' <<<"$options" || fail "no bestmove after setting search options"
 grep -q "^uciok$" <<<"$out" || fail "no uciok"
 grep -q "^readyok$" <<<"$out" || fail "no readyok"
 

@@ -35,6 +35,14 @@ for f in ping=1 setboard=1 usermove=1 san=0 time=1 sigint=0 sigterm=0 colors=0 a
   grep -qF " $f " <<<"$features " || fail "feature $f missing"
 done
 grep -q " done=1$" <<<"$features" || fail "features do not end with done=1"
+grep -qF 'feature option="cpuct_init -string 1.25"' <<<"$features" ||
+  fail "no search parameter options (mcts/search_settings.h)"
+options=$(feed xboard "protover 2" "option cpuct_init=2" "option cpuct_init=999" "option warp=1" \
+  "ping 3" | timeout 10 "$bin" xboard material --variant chess 2>&1)
+grep -q "^Error (bad option value): cpuct_init must be between 0 and 100$" <<<"$options" ||
+  fail "an out-of-range option is not refused"
+grep -q "^Error (unknown option): warp=1$" <<<"$options" || fail "an unknown option is accepted"
+[[ $(grep -c "^Error" <<<"$options") -eq 2 ]] || fail "a valid option was refused"
 legal chess "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1" "$(engine_move)" ||
   fail "the engine's reply $(engine_move) is not legal"
 grep -q "^pong 5$" <<<"$out" || fail "no pong"
