@@ -9,9 +9,7 @@
 #include <string>
 
 #include "core/variant_loader.h"
-#include "mcts/basic_evaluators.h"
-#include "nn/network_evaluator.h"
-#include "training/match.h"
+#include "training/arena.h"
 #include "training/train_run.h"
 
 int main(int argc, char** argv) {
@@ -52,17 +50,22 @@ int main(int argc, char** argv) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / 60;
     std::string checkpoint =
         out + "/checkpoints/" + generation_name(config.run.generations) + ".pt";
-    auto trained = NetworkEvaluator::from_checkpoint(checkpoint, variant);
-    UniformEvaluator uniform;
-    MatchConfig match;
+    // The match: the arena between the trained network and a uniform-prior search, both at
+    // the same playouts, paired games from random openings, batched in the game runner.
+    ArenaConfig match;
+    match.variant = variant;
+    match.players = {parse_player_spec(checkpoint), parse_player_spec("uniform")};
+    match.players[0].name = "trained";
+    for (PlayerSpec& player : match.players) player.visits = playouts;
     match.games = games;
-    match.playouts = playouts;
-    MatchResult r = play_match(variant, *trained, uniform, match);
+    match.concurrency = 20;
+    match.max_plies = 300;
+    const ArenaStatus r = run_arena(match).status;
     std::printf(
         "\ntrained (%s, %d generations, %.1f min) vs uniform-prior search, %d playouts each:\n"
-        "  %d games: +%d =%d -%d, score %.1f%% +- %.1f%% (95%%)\n",
-        describe(config.network).c_str(), config.run.generations, minutes, playouts, r.games,
-        r.wins, r.draws, r.losses, 100 * r.score(), 100 * r.interval95);
+        "  %d games: +%d =%d -%d, Elo %+.0f [%+.0f, %+.0f] (95%%)\n",
+        describe(config.network).c_str(), config.run.generations, minutes, playouts, r.games_done,
+        r.counts.wins, r.counts.draws, r.counts.losses, r.elo.elo, r.elo.elo_low, r.elo.elo_high);
     std::printf("  per-generation throughput: %s/selfplay.csv; training: %s/training.csv\n",
                 out.c_str(), out.c_str());
     return 0;

@@ -19,6 +19,7 @@ const char* termination_name(Termination t) {
     case Termination::kCoronation: return "double Coronation";
     case Termination::kRoyalCapture: return "capture of a King";
     case Termination::kLastArmy: return "last King standing";
+    case Termination::kResignation: return "resignation";
   }
   return "?";
 }

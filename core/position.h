@@ -39,6 +39,7 @@ enum class Termination {
   kCoronation,    // an army had both its Princes crowned (Irwell)
   kRoyalCapture,  // a King left in check while its army's turn was skipped was taken
   kLastArmy,      // every other army's King was taken (Double Commedia)
+  kResignation,   // a player gave up (self-play's resignation rule; never from the rules)
 };
 const char* termination_name(Termination t);
 

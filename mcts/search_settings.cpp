@@ -10,7 +10,7 @@
 namespace fairyzero {
 
 std::span<const SearchSetting> search_settings() {
-  static const std::array<SearchSetting, 8> table = {{
+  static const std::array<SearchSetting, 9> table = {{
       {"cpuct_init", &SearchParams::cpuct_init, 0, 100, "PUCT exploration constant", true, true},
       {"cpuct_base", &SearchParams::cpuct_base, 1, 1e9, "visits at which exploration grows", true,
        true},
@@ -24,7 +24,9 @@ std::span<const SearchSetting> search_settings() {
        "leaves a search thread gathers per evaluation", false, true},
       {"virtual_loss", &SearchParams::virtual_loss, 0, 1000, "in-flight visits counted as losses",
        false, false},
-      {"dirichlet_epsilon", &SearchParams::dirichlet_epsilon, 0, 1, "root noise weight", false,
+      {"dirichlet_alpha", &SearchParams::dirichlet_alpha, 1e-4, 100,
+       "root noise concentration (self-play's full searches)", true, false},
+      {"dirichlet_epsilon", &SearchParams::dirichlet_epsilon, 0, 1, "root noise weight", true,
        false},
   }};
   return table;

@@ -1,5 +1,6 @@
-// The arena's match: players built once, openings shared by each pair of games, one thread per
-// concurrent game, statistics and the SPRT after every game, records as games finish.
+// The arena's match: players built once, openings shared by each pair of games, statistics and
+// the SPRT after every game, records as games finish. Internal players meet in the game runner
+// (the games searched in one batch); a match with an engine plays one game per thread.
 #include "training/arena.h"
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include "training/arena_openings.h"
 #include "training/arena_records.h"
 #include "training/internal_player.h"
+#include "training/play/game_runner.h"
 
 namespace fairyzero {
 namespace {
@@ -132,8 +134,8 @@ bool is_engine(const PlayerSpec& spec) {
   return spec.kind == PlayerKind::kUci || spec.kind == PlayerKind::kXboard;
 }
 
-// Networks get an InferenceServer in front when several games search at once, so their leaves
-// share forward passes (as self-play batches them).
+// Networks get an InferenceServer in front when several threads search at once, so their
+// leaves share forward passes.
 std::shared_ptr<Evaluator> serve_network(std::shared_ptr<Evaluator> network, int concurrency) {
   if (concurrency <= 1) return network;
   InferenceServerConfig server;
@@ -142,7 +144,8 @@ std::shared_ptr<Evaluator> serve_network(std::shared_ptr<Evaluator> network, int
   return std::make_shared<InferenceServer>(std::move(network), server);
 }
 
-SearchBackend make_backend(const PlayerSpec& spec, const ArenaConfig& config) {
+// `threads`: how many threads will call the evaluator at once.
+SearchBackend make_backend(const PlayerSpec& spec, const ArenaConfig& config, int threads) {
   SearchBackend backend;
   backend.visits = spec.visits > 0 ? spec.visits : config.default_visits;
   const VariantPtr& variant = config.variant;
@@ -159,7 +162,7 @@ SearchBackend make_backend(const PlayerSpec& spec, const ArenaConfig& config) {
       std::shared_ptr<Evaluator> evaluator(std::move(player.evaluator));
       // Networks get a server in front; the basic evaluators are cheap enough alone.
       backend.evaluator = spec.kind == PlayerKind::kCheckpoint || spec.kind == PlayerKind::kBot
-                              ? serve_network(std::move(evaluator), config.concurrency)
+                              ? serve_network(std::move(evaluator), threads)
                               : std::move(evaluator);
       break;
     }
@@ -280,11 +283,16 @@ class MatchState {
     }
     s.seconds = std::chrono::duration<double>(Clock::now() - started_).count();
     s.games_per_second = s.seconds > 0 ? s.games_done / s.seconds : 0;
-    int left = (stopping_ ? next_ : s.games_total) - s.games_done;
+    int left = std::max(0, (stopping_ ? next_ : s.games_total) - s.games_done);
     s.eta_seconds = s.games_per_second > 0 ? left / s.games_per_second : 0;
     if (recorder_) recorder_->record(game);
     if (progress_) progress_(s, game);
     result_.games.push_back(std::move(game));
+  }
+
+  bool stopping() {
+    std::lock_guard lock(mutex_);
+    return stopping_;
   }
 
   // After a thread failed: no new games, and the first error is rethrown by take_result.
@@ -314,6 +322,57 @@ class MatchState {
   std::exception_ptr error_;
 };
 
+Opening opening_of_pair(const ArenaConfig& config, const std::vector<Opening>& openings, int pair) {
+  return openings.empty() ? random_opening(config.variant, config.opening_plies, config.seed, pair)
+                          : openings[pair % openings.size()];
+}
+
+// Both players internal: every game of the match in the game runner, `concurrency` games
+// searched in one batch per player.
+void play_in_runner(const ArenaConfig& config, const std::array<SearchBackend, 2>& backends,
+                    const std::vector<Opening>& openings, int total, MatchState& state) {
+  std::array<SeatAgent, 2> agents;
+  for (int p = 0; p < 2; ++p)
+    agents[p] = {backends[p].evaluator.get(), backends[p].visits, config.players[p].name,
+                 backends[p].params};
+  GameRunnerConfig runner;
+  runner.games = total;
+  runner.threads = 1;
+  runner.games_per_thread = config.concurrency;
+  runner.max_plies = config.max_plies;
+  runner.length_cap_termination = "arena move limit";
+  runner.seed = config.seed;
+  GameHooks hooks;
+  hooks.setup = [&](int index) {
+    const Opening opening = opening_of_pair(config, openings, index / 2);
+    GameSetup setup;
+    if (!opening.start_fen.empty())
+      setup.start = Position::from_fen(config.variant, opening.start_fen);
+    setup.opening = opening.moves;
+    setup.label = opening.description;
+    const int seat_of_first = index % 2;
+    setup.seats = {agents[seat_of_first == 0 ? 0 : 1], agents[seat_of_first == 0 ? 1 : 0]};
+    return setup;
+  };
+  hooks.finished = [&](PlayedGame& played, GameObserver*) {
+    ArenaGame game;
+    game.index = played.index;
+    game.pair = played.index / 2;
+    game.seat_of_first = played.index % 2;
+    const Opening opening = opening_of_pair(config, openings, game.pair);
+    game.opening = opening.description;
+    game.start_fen = opening.start_fen;
+    game.moves = std::move(played.moves);
+    game.seat_score = {played.outcome.score[0], played.outcome.score[1]};
+    game.first_score = game.seat_score[game.seat_of_first];
+    game.termination = played.termination;
+    game.seconds = played.seconds;
+    state.add(std::move(game));
+    return !state.stopping();
+  };
+  run_games(config.variant, runner, hooks);
+}
+
 }  // namespace
 
 ArenaResult run_arena(const ArenaConfig& config, const ArenaProgress& progress) {
@@ -328,9 +387,17 @@ ArenaResult run_arena(const ArenaConfig& config, const ArenaProgress& progress) 
   std::vector<Opening> openings = config.openings_file.empty()
                                       ? std::vector<Opening>{}
                                       : read_openings_file(config.openings_file, config.variant);
+  // Internal players alone meet in the game runner, in one thread: no server needed.
+  const bool internal = !is_engine(config.players[0]) && !is_engine(config.players[1]);
   std::array<SearchBackend, 2> backends;
   for (int p = 0; p < 2; ++p)
-    if (!is_engine(config.players[p])) backends[p] = make_backend(config.players[p], config);
+    if (!is_engine(config.players[p]))
+      backends[p] = make_backend(config.players[p], config, internal ? 1 : config.concurrency);
+  if (internal) {
+    MatchState state(config, total, progress);
+    play_in_runner(config, backends, openings, total, state);
+    return state.take_result();
+  }
   int threads = std::min(config.concurrency, total);
   std::vector<GameSlot> slots;
   for (int t = 0; t < threads; ++t) slots.push_back(make_slot(config, backends, t));
@@ -339,10 +406,7 @@ ArenaResult run_arena(const ArenaConfig& config, const ArenaProgress& progress) 
   auto work = [&](GameSlot& slot) {
     try {
       for (int index; (index = state.next_game()) >= 0;) {
-        Opening opening = openings.empty() ? random_opening(config.variant, config.opening_plies,
-                                                            config.seed, index / 2)
-                                           : openings[(index / 2) % openings.size()];
-        state.add(play_game(config, slot, opening, index));
+        state.add(play_game(config, slot, opening_of_pair(config, openings, index / 2), index));
       }
     } catch (...) {
       state.fail(std::current_exception());

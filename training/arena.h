@@ -22,7 +22,7 @@ struct ArenaConfig {
   VariantPtr variant;                 // two seats
   std::array<PlayerSpec, 2> players;  // statistics are from the first player's side
   int games = 10;                     // rounded up to even: each opening is played both ways
-  int concurrency = 1;                // games played at once (one thread each)
+  int concurrency = 1;  // games at once: batched in one thread, or one thread each with an engine
   int opening_plies = 4;              // random plies per opening, without an openings file
   std::string openings_file;          // one FEN or move list per line; pair k uses line k
   uint64_t seed = 1;

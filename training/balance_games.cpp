@@ -1,19 +1,11 @@
-// Balance self-play: threads that each drive a group of games through batched search, and the
-// record of every game (moves, result, material snapshots).
+// Balance games through the game runner, and the record of every game (moves, result,
+// material snapshots).
 #include "training/balance_games.h"
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <exception>
 #include <memory>
-#include <mutex>
-#include <random>
 #include <stdexcept>
-#include <thread>
-
-#include "mcts/batched_search.h"
-#include "mcts/search.h"
 
 namespace fairyzero {
 namespace {
@@ -22,152 +14,39 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// The distinct agents of a game and which one plays each seat.
-struct AgentPlan {
-  std::vector<SeatAgent> agents;  // distinct (evaluator, playouts)
-  std::vector<int> of_seat;       // index into agents
-  std::vector<std::string> labels;
-};
-
-AgentPlan plan_agents(const std::vector<SeatAgent>& seats) {
-  AgentPlan plan;
-  for (const SeatAgent& seat : seats) {
-    int found = -1;
-    for (size_t a = 0; a < plan.agents.size(); ++a)
-      if (plan.agents[a].evaluator == seat.evaluator && plan.agents[a].playouts == seat.playouts)
-        found = static_cast<int>(a);
-    if (found < 0) {
-      found = static_cast<int>(plan.agents.size());
-      plan.agents.push_back(seat);
-    }
-    plan.of_seat.push_back(found);
-    plan.labels.push_back(seat.label);
-  }
-  return plan;
-}
-
-// One game in progress. Its randomness comes from its index alone, so a game is the same
-// whichever thread or batch plays it.
-struct BalanceSlot {
-  int index = -1;  // -1: idle
-  Position position;
-  std::vector<std::unique_ptr<Search>> searches;  // one per distinct agent
-  std::mt19937_64 rng;
-  BalanceGame record;
-  explicit BalanceSlot(const VariantPtr& variant) : position(variant) {}
-};
-
-// Hands out game indices and collects finished games; shared by the threads.
-class GameLedger {
+// Material snapshots of one game: at the start and every `every` plies.
+class MaterialRecorder : public GameObserver {
  public:
-  GameLedger(int total, const std::function<void(const BalanceProgress&)>& progress)
-      : games_(total), progress_(progress), start_(std::chrono::steady_clock::now()) {}
-
-  int claim() {
-    std::lock_guard lock(mutex_);
-    return next_ < static_cast<int>(games_.size()) ? next_++ : -1;
+  MaterialRecorder(const Position& start, int every) : every_(every) {
+    snapshots.push_back(material_of(start));
   }
-  void finish(int index, BalanceGame&& game) {
-    std::lock_guard lock(mutex_);
-    games_[index] = std::move(game);
-    ++done_;
-    if (progress_) progress_({done_, static_cast<int>(games_.size()), seconds_since(start_)});
+  void played(const Position& position) override {
+    if (every_ > 0 && position.plies_played() % every_ == 0)
+      snapshots.push_back(material_of(position));
   }
-  // No more games after a thread failed; the others finish the games they hold.
-  void abort() {
-    std::lock_guard lock(mutex_);
-    next_ = static_cast<int>(games_.size());
-  }
-  std::vector<BalanceGame> take() { return std::move(games_); }
+  std::vector<MaterialSnapshot> snapshots;
 
  private:
-  std::mutex mutex_;
-  std::vector<BalanceGame> games_;
-  int next_ = 0, done_ = 0;
-  const std::function<void(const BalanceProgress&)>& progress_;
-  std::chrono::steady_clock::time_point start_;
+  int every_;
 };
 
-void start_game(BalanceSlot& slot, int index, const VariantPtr& variant, const AgentPlan& plan,
-                const std::string& strength, const BalanceConfig& config) {
-  slot.index = index;
-  if (index < 0) return;
-  const uint64_t seed = config.seed * 1000003 + static_cast<uint64_t>(index);
-  slot.position = Position(variant);
-  slot.searches.clear();
-  for (size_t a = 0; a < plan.agents.size(); ++a) {
-    SearchParams params;
-    params.seed = seed + 7919 * a;  // agent 0 keeps the seed of a one-agent game
-    slot.searches.push_back(
-        std::make_unique<Search>(slot.position, *plan.agents[a].evaluator, params));
-  }
-  slot.rng.seed(seed ^ 0x9e3779b97f4a7c15ull);
-  slot.record = BalanceGame{};
-  slot.record.variant = variant->name;
-  slot.record.strength = strength;
-  slot.record.seat_agent = plan.labels;
-  slot.record.material.push_back(material_of(slot.position));
-}
-
-// Plays the chosen move; returns whether the game is over (then the record is complete).
-bool advance(BalanceSlot& slot, const AgentPlan& plan, const BalanceConfig& config) {
-  Position& pos = slot.position;
-  const float temperature = pos.plies_played() < config.opening_plies ? 1.0f : 0.0f;
-  Search& mover = *slot.searches[plan.of_seat[pos.seat_to_move()]];
-  const Move move = mover.choose_move(temperature, slot.rng);
-  slot.record.moves.push_back(pos.move_text(move));
-  pos.play(move);
-  const int ply = pos.plies_played();
-  if (config.material_every > 0 && ply % config.material_every == 0)
-    slot.record.material.push_back(material_of(pos));
-  Outcome outcome = pos.outcome();
-  std::string termination = termination_name(outcome.termination);
-  if (!outcome.over() && ply >= config.max_plies) {
-    outcome.termination = Termination::kMaxPlies;
-    outcome.score.fill(0.5);
-    outcome.individual.fill(0.5);
-    outcome.rank.fill(1);
-    termination = kLengthCapTermination;
-  }
-  if (!outcome.over()) {
-    for (auto& search : slot.searches) search->play(move);
-    return false;
-  }
-  const int seats = pos.variant().seat_count();
-  slot.record.termination = termination;
-  slot.record.team_score.assign(outcome.score.begin(), outcome.score.begin() + seats);
-  slot.record.individual.assign(outcome.individual.begin(), outcome.individual.begin() + seats);
-  slot.record.rank.assign(outcome.rank.begin(), outcome.rank.begin() + seats);
-  for (int s = 0; s < seats; ++s) slot.record.dropout_order.push_back(pos.dropout_order(s));
-  slot.record.plies = ply;
-  return true;
-}
-
-void play_games(const VariantPtr& variant, const AgentPlan& plan, const std::string& strength,
-                const BalanceConfig& config, GameLedger& ledger) {
-  std::vector<BalanceSlot> slots;
-  for (int i = 0; i < std::max(1, config.games_at_once); ++i) slots.emplace_back(variant);
-  for (BalanceSlot& slot : slots) start_game(slot, ledger.claim(), variant, plan, strength, config);
-  std::vector<Search*> searches;
-  while (true) {
-    bool any = false;
-    // One batch per agent: the games where one of its seats is to move.
-    for (size_t a = 0; a < plan.agents.size(); ++a) {
-      searches.clear();
-      for (BalanceSlot& slot : slots)
-        if (slot.index >= 0 && plan.of_seat[slot.position.seat_to_move()] == static_cast<int>(a))
-          searches.push_back(slot.searches[a].get());
-      if (searches.empty()) continue;
-      any = true;
-      run_batched(searches, {.playouts = plan.agents[a].playouts}, *plan.agents[a].evaluator, 4);
-    }
-    if (!any) return;
-    for (BalanceSlot& slot : slots) {
-      if (slot.index < 0 || !advance(slot, plan, config)) continue;
-      ledger.finish(slot.index, std::move(slot.record));
-      start_game(slot, ledger.claim(), variant, plan, strength, config);
-    }
-  }
+BalanceGame balance_record(const Variant& variant, const PlayedGame& game,
+                           const std::string& strength, std::vector<MaterialSnapshot> material) {
+  const int seats = variant.seat_count();
+  BalanceGame record;
+  record.variant = variant.name;
+  record.strength = strength;
+  for (const SeatAgent& seat : game.setup.seats) record.seat_agent.push_back(seat.label);
+  record.moves = game.moves;
+  record.termination = game.termination;
+  const Outcome& o = game.outcome;
+  record.team_score.assign(o.score.begin(), o.score.begin() + seats);
+  record.individual.assign(o.individual.begin(), o.individual.begin() + seats);
+  record.rank.assign(o.rank.begin(), o.rank.begin() + seats);
+  record.dropout_order = game.dropout_order;
+  record.plies = static_cast<int>(game.moves.size());
+  record.material = std::move(material);
+  return record;
 }
 
 }  // namespace
@@ -199,25 +78,37 @@ std::vector<BalanceGame> play_balance_games(
     if (!seat.evaluator) throw std::invalid_argument("balance: a seat has no evaluator");
     if (seat.playouts < 1) throw std::invalid_argument("balance: playouts must be at least 1");
   }
-  const AgentPlan plan = plan_agents(seats);
-  GameLedger ledger(config.games, progress);
-  const int threads = std::clamp(config.threads, 1, config.games);
-  std::vector<std::thread> workers;
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
-  for (int t = 0; t < threads; ++t)
-    workers.emplace_back([&] {
-      try {
-        play_games(variant, plan, strength, config, ledger);
-      } catch (...) {
-        std::lock_guard lock(failure_mutex);
-        if (!failure) failure = std::current_exception();
-        ledger.abort();
-      }
-    });
-  for (std::thread& w : workers) w.join();
-  if (failure) std::rethrow_exception(failure);
-  return ledger.take();
+  GameRunnerConfig runner;
+  runner.games = config.games;
+  runner.threads = config.threads;
+  runner.games_per_thread = config.games_at_once;
+  runner.temperature_start = 1.0;
+  runner.temperature_plies = config.opening_plies;
+  runner.temperature_end = 0.0;
+  runner.max_plies = config.max_plies;
+  runner.length_cap_termination = kLengthCapTermination;
+  runner.seed = config.seed;
+  std::vector<BalanceGame> games(config.games);
+  const auto start = std::chrono::steady_clock::now();
+  int done = 0;
+  GameHooks hooks;
+  hooks.setup = [&](int) {
+    GameSetup setup;
+    setup.seats = seats;
+    return setup;
+  };
+  hooks.observe = [&](int, const Position& position) {
+    return std::make_unique<MaterialRecorder>(position, config.material_every);
+  };
+  hooks.finished = [&](PlayedGame& game, GameObserver* observer) {
+    auto& material = static_cast<MaterialRecorder&>(*observer);
+    games[game.index] = balance_record(*variant, game, strength, std::move(material.snapshots));
+    ++done;
+    if (progress) progress({done, config.games, seconds_since(start)});
+    return true;
+  };
+  run_games(variant, runner, hooks);
+  return games;
 }
 
 std::vector<BalanceGame> play_balance_games(

@@ -1,6 +1,6 @@
-// Playing the games of a balance report: self-play with one bot (an evaluator behind MCTS) on
-// every seat, many games searched in one batch per thread, a few opening plies at temperature
-// for variety and then the best move; each game recorded as a BalanceGame.
+// Playing the games of a balance report through the game runner: one bot (an evaluator behind
+// MCTS) on every seat, or one per seat, a few opening plies at temperature for variety and then
+// the best move; each game recorded as a BalanceGame.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +10,7 @@
 
 #include "mcts/evaluator.h"
 #include "training/balance.h"
+#include "training/play/game_runner.h"
 
 namespace fairyzero {
 
@@ -29,16 +30,9 @@ struct BalanceProgress {
   double seconds = 0;  // since the start
 };
 
-// The player of one seat: an evaluator behind MCTS at some playouts per move.
-struct SeatAgent {
-  Evaluator* evaluator = nullptr;  // must outlive the games
-  int playouts = 64;
-  std::string label;  // recorded in BalanceGame::seat_agent, e.g. "uniform@8"
-};
-
-// Plays config.games games of `variant` with `seats[s]` playing seat s (one per seat). Seats
-// with the same evaluator and playouts share one search tree per game; each distinct agent has
-// its own tree, searched (in one evaluator batch per agent) when one of its seats is to move.
+// Plays config.games games of `variant` with `seats[s]` playing seat s (one per seat; the
+// label is recorded in BalanceGame::seat_agent). Seats with the same evaluator and playouts
+// share one search tree per game; each distinct agent has its own.
 std::vector<BalanceGame> play_balance_games(
     const VariantPtr& variant, const std::vector<SeatAgent>& seats, const std::string& strength,
     const BalanceConfig& config, const std::function<void(const BalanceProgress&)>& progress = {});

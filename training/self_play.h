@@ -1,6 +1,6 @@
-// Self-play: TBB workers, each playing a group of games at once through batched search and one
-// shared evaluator (an InferenceServer in training), writing a training sample for every move
-// that got a full search, and a text record of every game.
+// Self-play: the game runner's workers, each playing a group of games at once through batched
+// search and one shared evaluator (an InferenceServer in training), writing a training sample
+// for every move that got a full search, and a text record of every game.
 #pragma once
 
 #include <array>
@@ -20,7 +20,7 @@ namespace fairyzero {
 
 struct SelfPlayConfig {
   int games = 64;   // games per generation
-  int workers = 2;  // TBB tasks; each plays `games_per_worker` games at a time
+  int workers = 2;  // threads; each plays `games_per_worker` games at a time
   int games_per_worker = 16;
   int leaves_per_game = 4;  // leaves per game in each batched round
   // Playout cap randomization (KataGo): a move gets a full search with this probability and
@@ -33,12 +33,9 @@ struct SelfPlayConfig {
   double temperature_start = 1.0;
   int temperature_plies = 20;
   double temperature_end = 0.0;
-  // PUCT exploration and first-play urgency of every self-play search: the parameters that
-  // mcts/search_settings.h marks for self-play (the rest of `search` is set per search).
+  // PUCT exploration, first-play urgency and the root noise of full searches: the parameters
+  // that mcts/search_settings.h marks for self-play (the rest of `search` is set per search).
   SearchParams search;
-  // Root noise on full searches.
-  double dirichlet_alpha = 0.3;
-  double dirichlet_epsilon = 0.25;
   // Resignation: the seat to move resigns when its expected score stays below the threshold
   // for `resign_consecutive` of its moves (negative threshold: never). In a `no_resign_fraction`
   // of games nobody resigns, to measure how often a resignation would have been wrong.

@@ -69,8 +69,6 @@ std::vector<Setting> settings(TrainConfig& c) {
       {"selfplay", "temperature_plies", &s.temperature_plies, 0, 1e6,
        "plies at the start temperature"},
       {"selfplay", "temperature_end", &s.temperature_end, 0, 10, "move temperature afterwards"},
-      {"selfplay", "dirichlet_alpha", &s.dirichlet_alpha, 1e-4, 100, "root noise concentration"},
-      {"selfplay", "dirichlet_epsilon", &s.dirichlet_epsilon, 0, 1, "root noise weight"},
       {"selfplay", "resign_threshold", &s.resign_threshold, -1, 0.5,
        "resign below this expected score (negative: never)"},
       {"selfplay", "resign_consecutive", &s.resign_consecutive, 1, 1000, "moves below it in a row"},

@@ -1,0 +1,301 @@
+// The game runner: worker threads that each keep a group of games going, one batched search
+// per evaluator per round, then a move in every game; finished games go to the hooks.
+#include "training/play/game_runner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <mutex>
+#include <random>
+#include <thread>
+
+#include "core/errors.h"
+#include "mcts/batched_search.h"
+
+namespace fairyzero {
+namespace {
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// One game in progress. Its randomness comes from its index alone, so a game is the same
+// whichever thread or batch plays it.
+struct GameSlot {
+  int index = -1;  // -1: idle
+  std::optional<Position> position;
+  std::vector<std::unique_ptr<Search>> searches;  // one per distinct agent
+  std::vector<const SeatAgent*> agents;           // the agent of each search
+  std::vector<int> search_of_seat;
+  std::unique_ptr<GameObserver> observer;
+  std::mt19937_64 rng;
+  PlayedGame record;
+  bool full = true;  // this move gets the full playouts
+  std::array<int, kMaxSeats> low_streak{};
+  Clock::time_point started;
+
+  Search& mover() { return *searches[search_of_seat[position->seat_to_move()]]; }
+  const SeatAgent& mover_agent() { return *agents[search_of_seat[position->seat_to_move()]]; }
+};
+
+// Hands out game indices and passes finished games to the hook; shared by the threads.
+class GameLedger {
+ public:
+  GameLedger(int total, const GameHooks& hooks) : total_(total), hooks_(hooks) {}
+
+  int claim() {
+    std::lock_guard lock(mutex_);
+    return next_ < total_ ? next_++ : -1;
+  }
+  void finish(PlayedGame& game, GameObserver* observer, long long moves) {
+    std::lock_guard lock(mutex_);
+    ++games_;
+    moves_ += moves;
+    if (hooks_.finished && !hooks_.finished(game, observer)) next_ = total_;
+  }
+  // No more games after a thread failed; the others finish the games they hold.
+  void abort() {
+    std::lock_guard lock(mutex_);
+    next_ = total_;
+  }
+  void add_evaluated(long long evaluated) {
+    std::lock_guard lock(mutex_);
+    evaluated_ += evaluated;
+  }
+  GameRunnerStats stats() {
+    std::lock_guard lock(mutex_);
+    return {games_, moves_, evaluated_, 0};
+  }
+
+ private:
+  std::mutex mutex_;
+  const int total_;
+  const GameHooks& hooks_;
+  int next_ = 0, games_ = 0;
+  long long moves_ = 0, evaluated_ = 0;
+};
+
+bool same_agent(const SeatAgent& a, const SeatAgent& b) {
+  return a.evaluator == b.evaluator && a.playouts == b.playouts;
+}
+
+void check_setup(const Variant& variant, const GameSetup& setup, int index) {
+  const std::string game = "game " + std::to_string(index) + ": ";
+  if (static_cast<int>(setup.seats.size()) != variant.seat_count())
+    throw UserError(game + std::to_string(setup.seats.size()) + " seat agents for the " +
+                    std::to_string(variant.seat_count()) + " seats of " + variant.name);
+  for (const SeatAgent& seat : setup.seats) {
+    if (!seat.evaluator) throw UserError(game + "a seat has no evaluator");
+    if (seat.playouts < 1)
+      throw UserError(game + "playouts must be at least 1 (" + seat.label + ")");
+  }
+}
+
+class Worker {
+ public:
+  Worker(const VariantPtr& variant, const GameRunnerConfig& config, const GameHooks& hooks,
+         GameLedger& ledger)
+      : variant_(variant), config_(config), hooks_(hooks), ledger_(ledger) {}
+
+  void run() {
+    std::vector<GameSlot> slots(std::max(1, config_.games_per_thread));
+    for (GameSlot& slot : slots) start_next(slot);
+    std::vector<Evaluator*> evaluators;
+    std::vector<Search*> searches;
+    std::vector<SearchLimits> limits;
+    long long evaluated = 0;
+    while (true) {
+      // One batched search per evaluator: the games whose mover it plays.
+      evaluators.clear();
+      for (GameSlot& slot : slots) {
+        if (slot.index < 0) continue;
+        Evaluator* evaluator = slot.mover_agent().evaluator;
+        if (std::find(evaluators.begin(), evaluators.end(), evaluator) == evaluators.end())
+          evaluators.push_back(evaluator);
+      }
+      if (evaluators.empty()) break;
+      for (Evaluator* evaluator : evaluators) {
+        searches.clear();
+        limits.clear();
+        for (GameSlot& slot : slots) {
+          if (slot.index < 0 || slot.mover_agent().evaluator != evaluator) continue;
+          searches.push_back(&slot.mover());
+          limits.push_back(
+              {.playouts = slot.full ? slot.mover_agent().playouts : config_.fast_playouts});
+        }
+        evaluated += run_batched(searches, limits, *evaluator, config_.leaves_per_game).evaluated;
+      }
+      for (GameSlot& slot : slots)
+        if (slot.index >= 0 && advance(slot)) start_next(slot);
+    }
+    ledger_.add_evaluated(evaluated);
+  }
+
+ private:
+  // Starts the next game in `slot` (or leaves it idle); games already over after their
+  // opening are reported at once.
+  void start_next(GameSlot& slot) {
+    while ((slot.index = ledger_.claim()) >= 0) {
+      begin(slot);
+      Outcome outcome = slot.position->outcome();
+      if (!outcome.over()) return;
+      finish(slot, outcome, termination_name(outcome.termination));
+    }
+  }
+
+  void begin(GameSlot& slot) {
+    const uint64_t seed = config_.seed * 1000003 + static_cast<uint64_t>(slot.index);
+    slot.rng.seed(seed ^ 0x9e3779b97f4a7c15ull);
+    slot.record = PlayedGame{};
+    slot.record.index = slot.index;
+    slot.record.setup = hooks_.setup(slot.index);
+    const GameSetup& setup = slot.record.setup;
+    check_setup(*variant_, setup, slot.index);
+    slot.position = setup.start ? *setup.start : Position(variant_);
+    for (const std::string& text : setup.opening) {
+      slot.position->play(slot.position->parse_move(text));
+      slot.record.moves.push_back(text);
+    }
+    slot.searches.clear();
+    slot.agents.clear();
+    slot.search_of_seat.clear();
+    for (const SeatAgent& seat : setup.seats) {
+      size_t a = 0;
+      while (a < slot.agents.size() && !same_agent(*slot.agents[a], seat)) ++a;
+      if (a == slot.agents.size()) {
+        SearchParams params = seat.params;
+        params.seed = seed + 7919 * a;  // agent 0 keeps the seed of a one-agent game
+        slot.agents.push_back(&seat);
+        slot.searches.push_back(std::make_unique<Search>(*slot.position, *seat.evaluator, params));
+      }
+      slot.search_of_seat.push_back(static_cast<int>(a));
+    }
+    std::uniform_real_distribution<double> uniform(0, 1);
+    slot.record.no_resign = uniform(slot.rng) < config_.no_resign_fraction;
+    slot.low_streak.fill(0);
+    slot.started = Clock::now();
+    slot.observer = hooks_.observe ? hooks_.observe(slot.index, *slot.position) : nullptr;
+    choose_search(slot);
+  }
+
+  void choose_search(GameSlot& slot) {
+    std::uniform_real_distribution<double> uniform(0, 1);
+    slot.full = config_.fast_playouts <= 0 || uniform(slot.rng) < config_.full_search_probability;
+    for (size_t a = 0; a < slot.searches.size(); ++a)
+      slot.searches[a]->set_root_noise(slot.full && slot.agents[a]->params.root_noise);
+  }
+
+  // Plays the searched move; returns whether the game is over (and reported).
+  bool advance(GameSlot& slot) {
+    Position& pos = *slot.position;
+    const int seat = pos.seat_to_move();
+    Search& search = slot.mover();
+    const SearchResult result = search.result();
+    if (slot.observer) slot.observer->searched(pos, result, slot.full);
+    if (config_.resign_threshold >= 0 && !result.proven)
+      slot.low_streak[seat] =
+          result.value[seat] < config_.resign_threshold ? slot.low_streak[seat] + 1 : 0;
+    if (config_.resign_threshold >= 0 && slot.low_streak[seat] >= config_.resign_consecutive) {
+      if (!slot.record.no_resign) {
+        finish(slot, resignation_outcome(pos.variant(), seat), "resignation");
+        return true;
+      }
+      slot.record.would_resign[seat] = true;
+    }
+    const int played = static_cast<int>(slot.record.moves.size());
+    const double temperature =
+        played < config_.temperature_plies ? config_.temperature_start : config_.temperature_end;
+    const Move move = search.choose_move(static_cast<float>(temperature), slot.rng);
+    slot.record.moves.push_back(pos.move_text(move));
+    pos.play(move);
+    ++slot_moves_;
+    if (slot.observer) slot.observer->played(pos);
+    Outcome outcome = pos.outcome();
+    std::string termination = termination_name(outcome.termination);
+    if (!outcome.over() && config_.max_plies > 0 && played + 1 >= config_.max_plies) {
+      outcome = length_cap_outcome();
+      termination = config_.length_cap_termination;
+    }
+    if (outcome.over()) {
+      finish(slot, outcome, termination);
+      return true;
+    }
+    for (auto& s : slot.searches) s->play(move);
+    choose_search(slot);
+    return false;
+  }
+
+  void finish(GameSlot& slot, const Outcome& outcome, const std::string& termination) {
+    PlayedGame& record = slot.record;
+    record.outcome = outcome;
+    record.termination = termination;
+    for (int s = 0; s < variant_->seat_count(); ++s)
+      record.dropout_order.push_back(slot.position->dropout_order(s));
+    record.seconds = seconds_since(slot.started);
+    ledger_.finish(record, slot.observer.get(), slot_moves_);
+    slot_moves_ = 0;
+    slot.observer.reset();
+  }
+
+  const VariantPtr& variant_;
+  const GameRunnerConfig& config_;
+  const GameHooks& hooks_;
+  GameLedger& ledger_;
+  long long slot_moves_ = 0;  // moves played since the last finished game, for the stats
+};
+
+}  // namespace
+
+Outcome length_cap_outcome() {
+  Outcome outcome;
+  outcome.termination = Termination::kMaxPlies;
+  outcome.score.fill(0.5);
+  outcome.individual.fill(0.5);
+  outcome.rank.fill(1);
+  return outcome;
+}
+
+Outcome resignation_outcome(const Variant& variant, int seat) {
+  Outcome outcome;
+  outcome.termination = Termination::kResignation;
+  const int team = variant.team_of_army[variant.seats[seat].army];
+  for (int s = 0; s < variant.seat_count(); ++s) {
+    const bool lost = variant.team_of_army[variant.seats[s].army] == team;
+    outcome.score[s] = lost ? 0.0 : 1.0;
+    outcome.rank[s] = lost ? 2 : 1;
+  }
+  // The sources rank no resignation: under individual scoring the team result stands.
+  outcome.individual = outcome.score;
+  return outcome;
+}
+
+GameRunnerStats run_games(const VariantPtr& variant, const GameRunnerConfig& config,
+                          const GameHooks& hooks) {
+  if (!hooks.setup) throw std::logic_error("run_games: no setup hook");
+  if (config.games < 0) throw UserError("games must not be negative");
+  const auto start = Clock::now();
+  GameLedger ledger(config.games, hooks);
+  const int threads = std::clamp(config.threads, 1, std::max(1, config.games));
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+  auto work = [&] {
+    try {
+      Worker(variant, config, hooks, ledger).run();
+    } catch (...) {
+      std::lock_guard lock(failure_mutex);
+      if (!failure) failure = std::current_exception();
+      ledger.abort();
+    }
+  };
+  std::vector<std::thread> workers;
+  for (int t = 1; t < threads; ++t) workers.emplace_back(work);
+  work();
+  for (std::thread& worker : workers) worker.join();
+  if (failure) std::rethrow_exception(failure);
+  GameRunnerStats stats = ledger.stats();
+  stats.seconds = seconds_since(start);
+  return stats;
+}
+
+}  // namespace fairyzero
