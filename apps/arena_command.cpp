@@ -6,8 +6,8 @@
 
 #include "apps/arguments.h"
 #include "apps/commands.h"
-#include "training/arena.h"
-#include "training/arena_records.h"
+#include "training/arena/arena.h"
+#include "training/arena/arena_records.h"
 
 namespace fairyzero {
 namespace {
@@ -46,7 +46,7 @@ std::array<PlayerSpec, 2> read_players(const Arguments& args) {
   for (int p = 0; p < 2; ++p) {
     try {
       players[p] = parse_player_spec(args.positional()[1 + p]);
-    } catch (const std::invalid_argument& error) {
+    } catch (const PlayerError& error) {
       throw UsageError(error.what());
     }
   }
@@ -98,7 +98,7 @@ ArenaConfig read_config(const Arguments& args) {
   if (std::optional<std::string> sprt = args.value("--sprt")) {
     try {
       config.sprt = parse_sprt(*sprt);
-    } catch (const std::invalid_argument& error) {
+    } catch (const SettingError& error) {
       throw UsageError(error.what());
     }
   }

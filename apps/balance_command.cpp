@@ -14,8 +14,8 @@
 #include "apps/bot.h"
 #include "apps/commands.h"
 #include "core/variant_loader.h"
-#include "training/balance_report.h"
-#include "training/internal_player.h"
+#include "training/balance/balance_report.h"
+#include "training/players/internal_player.h"
 
 namespace fairyzero {
 namespace {
@@ -49,7 +49,7 @@ LoadedBot load_bot_for(const std::string& spec, const VariantPtr& variant, const
   try {
     player = make_internal_player(parse_player_spec(spec), variant,
                                   args.value("--device").value_or("cpu"), args.values("--set"));
-  } catch (const std::invalid_argument& e) {
+  } catch (const PlayerError& e) {
     throw UsageError(std::string("--bot: ") + e.what());
   }
   LoadedBot bot;

@@ -3,7 +3,7 @@
 
 #include <cstdio>
 
-#include "training/internal_player.h"
+#include "training/players/internal_player.h"
 
 namespace fairyzero {
 
@@ -11,7 +11,7 @@ std::unique_ptr<Evaluator> make_evaluator(const std::string& spec, const Variant
                                           const std::string& device) {
   try {
     return make_internal_player(parse_player_spec(spec), variant, device).evaluator;
-  } catch (const std::invalid_argument& e) {
+  } catch (const PlayerError& e) {
     throw UsageError(e.what());
   }
 }

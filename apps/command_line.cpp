@@ -277,8 +277,13 @@ int run_command_line(int argc, const char* const* argv) {
               << command.name << " " << command.positionals << " [OPTIONS]  (see fairyzero "
               << command.name << " --help)\n";
     return 2;
-  } catch (const std::exception& e) {
+  } catch (const UserError& e) {
     std::cerr << "fairyzero " << command.name << ": error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    // Not a user error: a broken invariant or a library failure. Still one line, marked.
+    std::cerr << "fairyzero " << command.name << ": internal error: " << e.what()
+              << " (please report this with the command that caused it)\n";
     return 1;
   }
 }

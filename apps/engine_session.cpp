@@ -10,8 +10,9 @@
 
 #include "apps/bot.h"
 #include "apps/commands.h"
+#include "core/errors.h"
 #include "core/variant_loader.h"
-#include "training/internal_player.h"
+#include "training/players/internal_player.h"
 
 namespace fairyzero {
 namespace {
@@ -44,7 +45,7 @@ EngineBot engine_bot_from_args(const Arguments& args) {
                                                    std::to_string(player.bot_generation)
                : spec.kind == PlayerKind::kCheckpoint ? std::string("FairyZero network")
                                                       : "FairyZero " + spec.spec;
-  } catch (const std::invalid_argument& e) {
+  } catch (const PlayerError& e) {
     throw UsageError(e.what());
   }
   bot.search.playouts = static_cast<int>(args.integer("--playouts", bot.search.playouts));
@@ -58,10 +59,10 @@ EngineBot engine_bot_from_args(const Arguments& args) {
 
 void require_two_players(const Variant& variant, const std::string& protocol) {
   if (variant.seat_count() == 2 && variant.army_count() == 2) return;
-  throw std::runtime_error(protocol + " is a two-player protocol, and " + variant.name + " has " +
-                           std::to_string(variant.seat_count()) + " seats over " +
-                           std::to_string(variant.army_count()) +
-                           " armies; play it with `fairyzero play " + variant.name + "`");
+  throw UserError(protocol + " is a two-player protocol, and " + variant.name + " has " +
+                  std::to_string(variant.seat_count()) + " seats over " +
+                  std::to_string(variant.army_count()) + " armies; play it with `fairyzero play " +
+                  variant.name + "`");
 }
 
 void EngineOutput::line(const std::string& text) {

@@ -16,10 +16,11 @@
 #include <vector>
 
 #include "apps/arguments.h"
+#include "core/errors.h"
 #include "core/position.h"
 #include "mcts/search.h"
 #include "mcts/search_settings.h"
-#include "training/bot_bundle.h"
+#include "training/players/bot_bundle.h"
 
 namespace fairyzero {
 
@@ -164,7 +165,7 @@ void set_search_option(EngineSession& session, const SearchSetting& setting,
     return report(std::string(setting.key) + " must be a number, not '" + text + "'");
   try {
     session.set_search_parameter(setting, value);
-  } catch (const std::invalid_argument& e) {
+  } catch (const SettingError& e) {
     report(e.what());
   }
 }

@@ -4,7 +4,7 @@
 
 #include "apps/arguments.h"
 #include "apps/commands.h"
-#include "training/bot_bundle.h"
+#include "training/learn/bot_export.h"
 
 namespace fairyzero {
 

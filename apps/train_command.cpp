@@ -6,7 +6,7 @@
 #include "apps/arguments.h"
 #include "apps/commands.h"
 #include "core/rules_fingerprint.h"
-#include "training/train_run.h"
+#include "training/learn/train_run.h"
 
 namespace fairyzero {
 namespace {

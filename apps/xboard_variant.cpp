@@ -6,6 +6,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "core/errors.h"
+
 namespace fairyzero {
 namespace {
 
@@ -36,8 +38,8 @@ std::vector<int> assign_slots(const Variant& v) {
     for (int s = 0; s < kKingSlot && slot[t] < 0; ++s)
       if (!taken[s]) taken[slot[t] = s] = true;
     if (slot[t] < 0)
-      throw std::runtime_error(v.name + " has more piece types than XBoard has piece slots (" +
-                               std::to_string(kSlotCount) + ")");
+      throw UserError(v.name + " has more piece types than XBoard has piece slots (" +
+                      std::to_string(kSlotCount) + ")");
   }
   return slot;
 }

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "core/variant_loader.h"
-#include "training/arena.h"
-#include "training/train_run.h"
+#include "training/arena/arena.h"
+#include "training/learn/train_run.h"
 
 int main(int argc, char** argv) {
   using namespace fairyzero;

@@ -12,4 +12,11 @@ class UserError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A setting given a value it does not accept: a search parameter out of its range, an unknown
+// device, a malformed --sprt. The message names the setting.
+class SettingError : public UserError {
+ public:
+  using UserError::UserError;
+};
+
 }  // namespace fairyzero

@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/errors.h"
+
 namespace fairyzero {
 
 std::span<const SearchSetting> search_settings() {
@@ -41,14 +43,14 @@ void set_search_parameter(SearchParams& params, const SearchSetting& setting, do
   if (!(value >= setting.min && value <= setting.max)) {
     char range[96];
     std::snprintf(range, sizeof range, " must be between %g and %g", setting.min, setting.max);
-    throw std::invalid_argument(setting.key + std::string(range));
+    throw SettingError(setting.key + std::string(range));
   }
   std::visit(
       [&](auto member) {
         using T = std::remove_reference_t<decltype(params.*member)>;
         if constexpr (std::is_same_v<T, int>) {
           if (value != std::floor(value))
-            throw std::invalid_argument(std::string(setting.key) + " must be a whole number");
+            throw SettingError(std::string(setting.key) + " must be a whole number");
         }
         params.*member = static_cast<T>(value);
       },

@@ -22,8 +22,8 @@ struct SearchSetting {
 // Every declared parameter, in a fixed order.
 std::span<const SearchSetting> search_settings();
 
-// The parameter's value in `params`, and setting it (std::invalid_argument naming the key and
-// its range when `value` is outside it, or a whole-number parameter gets a fraction).
+// The parameter's value in `params`, and setting it (SettingError naming the key and its range
+// when `value` is outside it, or a whole-number parameter gets a fraction).
 double search_parameter(const SearchParams& params, const SearchSetting& setting);
 void set_search_parameter(SearchParams& params, const SearchSetting& setting, double value);
 

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "core/errors.h"
 #include "nn/checkpoint.h"
 #include "nn/network.h"
 
@@ -27,17 +28,16 @@ torch::Device parse_device(const std::string& text) {
   try {
     device = torch::Device(text);
   } catch (const std::exception&) {
-    throw std::invalid_argument("unknown device '" + text + "' (use cpu, cuda or cuda:N)");
+    throw SettingError("unknown device '" + text + "' (use cpu, cuda or cuda:N)");
   }
   if (device.is_cuda()) {
     if (!torch::cuda::is_available())
-      throw std::invalid_argument("device '" + text +
-                                  "' asked for, but this LibTorch sees no CUDA device");
+      throw SettingError("device '" + text + "' asked for, but this LibTorch sees no CUDA device");
     if (device.has_index() && device.index() >= static_cast<int>(torch::cuda::device_count()))
-      throw std::invalid_argument("device '" + text + "' does not exist (" +
-                                  std::to_string(torch::cuda::device_count()) + " CUDA devices)");
+      throw SettingError("device '" + text + "' does not exist (" +
+                         std::to_string(torch::cuda::device_count()) + " CUDA devices)");
   } else if (!device.is_cpu()) {
-    throw std::invalid_argument("device '" + text + "' is not supported (use cpu or cuda)");
+    throw SettingError("device '" + text + "' is not supported (use cpu or cuda)");
   }
   return device;
 }

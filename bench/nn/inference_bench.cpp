@@ -13,8 +13,8 @@
 
 #include "core/variant_loader.h"
 #include "mcts/batched_search.h"
+#include "mcts/inference_server.h"
 #include "nn/encoder.h"
-#include "nn/inference_server.h"
 #include "nn/network.h"
 #include "nn/network_evaluator.h"
 

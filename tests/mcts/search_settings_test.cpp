@@ -8,6 +8,8 @@
 #include <set>
 #include <string>
 
+#include "core/errors.h"
+
 namespace fairyzero {
 namespace {
 
@@ -32,11 +34,12 @@ TEST(SearchSettings, RefusesValuesOutOfRangeNamingTheKey) {
     try {
       set_search_parameter(params, s, s.max + 1);
       ADD_FAILURE() << s.key << " accepted " << s.max + 1;
-    } catch (const std::invalid_argument& e) {
+    } catch (const SettingError& e) {
       EXPECT_NE(std::string(e.what()).find(s.key), std::string::npos) << e.what();
     }
-    if (std::holds_alternative<int SearchParams::*>(s.field))
-      EXPECT_THROW(set_search_parameter(params, s, s.min + 0.5), std::invalid_argument) << s.key;
+    if (std::holds_alternative<int SearchParams::*>(s.field)) {
+      EXPECT_THROW(set_search_parameter(params, s, s.min + 0.5), SettingError) << s.key;
+    }
   }
 }
 

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <set>
 
-#include "tests/nn/test_positions.h"
+#include "tests/support/test_positions.h"
 
 namespace fairyzero {
 namespace {

@@ -1,14 +1,15 @@
-// NetworkEvaluator (logits and values of the right count and range) and InferenceServer
-// (same results as direct calls, batching across threads, errors and shutdown). No torch.
+// NetworkEvaluator: logits and values of the right count and range, refusals, and the same
+// results behind an InferenceServer with two server threads.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <thread>
 
-#include "nn/inference_server.h"
+#include "core/errors.h"
+#include "mcts/inference_server.h"
 #include "nn/network_config.h"
 #include "nn/network_evaluator.h"
-#include "tests/nn/test_positions.h"
+#include "tests/support/test_positions.h"
 
 namespace fairyzero {
 namespace {
@@ -88,31 +89,10 @@ INSTANTIATE_TEST_SUITE_P(Variants, NetworkEvaluatorTest,
 TEST(NetworkEvaluator, RefusesUnknownDevicesAndWrongShapes) {
   VariantPtr v = variant("chess");
   auto net = make_network(kTiny, Encoder(v).network_shape());
-  EXPECT_THROW(NetworkEvaluator(v, net, {.device = "tpu"}), std::invalid_argument);
+  EXPECT_THROW(NetworkEvaluator(v, net, {.device = "tpu"}), SettingError);
   EXPECT_THROW(NetworkEvaluator(variant("capablanca"), net), std::invalid_argument);
   EXPECT_NE(NetworkEvaluator(v, net).name().find("1x8"), std::string::npos);
 }
-
-// A backend whose answer depends only on the position, that records its batch sizes and can be
-// slowed down or made to fail.
-class FakeEvaluator : public Evaluator {
- public:
-  std::atomic<int> calls{0}, largest{0};
-  std::atomic<bool> fail{false};
-  int delay_ms = 0;
-  void evaluate(std::span<const EvalRequest> batch, std::span<Evaluation> out) override {
-    ++calls;
-    largest = std::max<int>(largest, static_cast<int>(batch.size()));
-    if (delay_ms) std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
-    if (fail) throw std::runtime_error("backend failed");
-    for (size_t i = 0; i < batch.size(); ++i) {
-      const uint64_t h = batch[i].position->hash();
-      out[i].policy_logits.assign(batch[i].legal->size(), static_cast<float>(h % 1000));
-      out[i].value = {static_cast<float>(h % 7) / 7, 0, 0, 0};
-    }
-  }
-  std::string name() const override { return "fake"; }
-};
 
 // Four threads each evaluate positions one at a time; every result matches a direct call.
 void run_clients(Evaluator& server, Evaluator& direct, Batch& batch, int threads, float tolerance) {
@@ -139,19 +119,6 @@ void run_clients(Evaluator& server, Evaluator& direct, Batch& batch, int threads
   EXPECT_EQ(mismatches, 0);
 }
 
-TEST(InferenceServer, FourClientsGetDirectResultsInBatches) {
-  VariantPtr v = variant("chess");
-  Batch batch(v, 4, 50);
-  auto backend = std::make_shared<FakeEvaluator>();
-  InferenceServer server(backend, {.max_batch = 4, .max_wait_us = 200000, .threads = 1});
-  FakeEvaluator direct;
-  run_clients(server, direct, batch, 4, 0);
-  const InferenceServerStats stats = server.stats();
-  EXPECT_EQ(stats.positions, static_cast<int64_t>(batch.requests.size()));
-  EXPECT_GT(stats.mean_batch(), 2.0);
-  EXPECT_LE(backend->largest, 4);
-}
-
 TEST(InferenceServer, WrapsTheNetworkWithTwoServerThreads) {
   VariantPtr v = variant("capablanca");
   Batch batch(v, 2, 40);
@@ -160,58 +127,6 @@ TEST(InferenceServer, WrapsTheNetworkWithTwoServerThreads) {
   run_clients(server, *network, batch, 4, 1e-4f);
   EXPECT_GT(server.stats().mean_batch(), 1.0);
   EXPECT_NE(server.name().find("network"), std::string::npos);
-}
-
-TEST(InferenceServer, SplitsLargeRequestsAndZeroWaitRunsAtOnce) {
-  VariantPtr v = variant("chess");
-  Batch batch(v, 1, 10);
-  auto backend = std::make_shared<FakeEvaluator>();
-  InferenceServer server(backend, {.max_batch = 4, .max_wait_us = 0});
-  std::vector<Evaluation> out(batch.requests.size()), expected(batch.requests.size());
-  server.evaluate(batch.requests, out);
-  FakeEvaluator().evaluate(batch.requests, expected);
-  for (size_t i = 0; i < out.size(); ++i) EXPECT_EQ(out[i].value[0], expected[i].value[0]);
-  EXPECT_EQ(server.stats().batches, 3);  // 10 positions in batches of at most 4
-}
-
-TEST(InferenceServer, BackendErrorsReachTheCallers) {
-  VariantPtr v = variant("chess");
-  Batch batch(v, 1, 2);
-  auto backend = std::make_shared<FakeEvaluator>();
-  backend->fail = true;
-  InferenceServer server(backend, {.max_batch = 8, .max_wait_us = 100});
-  std::vector<Evaluation> out(1);
-  EXPECT_THROW(server.evaluate(std::span(batch.requests).subspan(0, 1), out), std::runtime_error);
-  backend->fail = false;
-  server.evaluate(std::span(batch.requests).subspan(0, 1), out);  // still serving
-}
-
-TEST(InferenceServer, ShutdownCompletesWaitingCallersThenRefuses) {
-  VariantPtr v = variant("chess");
-  Batch batch(v, 1, 6);
-  auto backend = std::make_shared<FakeEvaluator>();
-  backend->delay_ms = 50;
-  InferenceServer server(backend, {.max_batch = 2, .max_wait_us = 10000});
-  std::atomic<int> completed{0}, refused{0};
-  std::vector<std::thread> clients;
-  for (int t = 0; t < 5; ++t) {
-    clients.emplace_back([&, t] {
-      Evaluation e;
-      try {
-        server.evaluate(std::span(batch.requests).subspan(t, 1), std::span(&e, 1));
-        ++completed;
-      } catch (const std::runtime_error&) {
-        ++refused;  // a client the scheduler started only after shutdown
-      }
-    });
-  }
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  server.shutdown();
-  for (std::thread& c : clients) c.join();
-  EXPECT_EQ(completed + refused, 5);
-  EXPECT_GE(completed, 1);
-  std::vector<Evaluation> out(1);
-  EXPECT_THROW(server.evaluate(std::span(batch.requests).subspan(0, 1), out), std::runtime_error);
 }
 
 }  // namespace

@@ -8,7 +8,7 @@
 
 #include "nn/checkpoint.h"
 #include "nn/encoder.h"
-#include "tests/nn/test_positions.h"
+#include "tests/support/test_positions.h"
 
 namespace fairyzero {
 namespace {

@@ -8,7 +8,7 @@
 #include "nn/encoder.h"
 #include "nn/network.h"
 #include "tests/core/team_games_support.h"
-#include "tests/nn/test_positions.h"
+#include "tests/support/test_positions.h"
 
 namespace fairyzero {
 namespace {

@@ -1,0 +1,147 @@
+// InferenceServer: the same results as direct calls, batching across threads, large requests
+// split, backend errors passed on, shutdown. No torch: the backend is a fake evaluator.
+#include "mcts/inference_server.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+#include "tests/support/test_positions.h"
+
+namespace fairyzero {
+namespace {
+
+using testing::random_positions;
+using testing::variant;
+
+// Positions with their legal moves, kept alive for EvalRequests to point into.
+struct Batch {
+  std::vector<Position> positions;
+  std::vector<MoveList> legal;
+  std::vector<EvalRequest> requests;
+  Batch(const VariantPtr& v, int games, int plies, unsigned seed = 1)
+      : positions(random_positions(v, games, plies, seed)) {
+    legal.resize(positions.size());
+    for (size_t i = 0; i < positions.size(); ++i) {
+      positions[i].legal_moves(legal[i]);
+      requests.push_back({&positions[i], &legal[i]});
+    }
+  }
+};
+
+// A backend whose answer depends only on the position, that records its batch sizes and can be
+// slowed down or made to fail.
+class FakeEvaluator : public Evaluator {
+ public:
+  std::atomic<int> calls{0}, largest{0};
+  std::atomic<bool> fail{false};
+  int delay_ms = 0;
+  void evaluate(std::span<const EvalRequest> batch, std::span<Evaluation> out) override {
+    ++calls;
+    largest = std::max<int>(largest, static_cast<int>(batch.size()));
+    if (delay_ms) std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+    if (fail) throw std::runtime_error("backend failed");
+    for (size_t i = 0; i < batch.size(); ++i) {
+      const uint64_t h = batch[i].position->hash();
+      out[i].policy_logits.assign(batch[i].legal->size(), static_cast<float>(h % 1000));
+      out[i].value = {static_cast<float>(h % 7) / 7, 0, 0, 0};
+    }
+  }
+  std::string name() const override { return "fake"; }
+};
+
+// Four threads each evaluate positions one at a time; every result matches a direct call.
+void run_clients(Evaluator& server, Evaluator& direct, Batch& batch, int threads, float tolerance) {
+  std::vector<Evaluation> expected(batch.requests.size());
+  direct.evaluate(batch.requests, expected);
+  std::vector<std::thread> clients;
+  std::atomic<int> mismatches{0};
+  for (int t = 0; t < threads; ++t) {
+    clients.emplace_back([&, t] {
+      Evaluation e;
+      for (size_t i = t; i < batch.requests.size(); i += threads) {
+        server.evaluate(std::span(batch.requests).subspan(i, 1), std::span(&e, 1));
+        if (e.policy_logits.size() != expected[i].policy_logits.size()) {
+          ++mismatches;
+          continue;
+        }
+        for (size_t m = 0; m < e.policy_logits.size(); ++m)
+          if (std::abs(e.policy_logits[m] - expected[i].policy_logits[m]) > tolerance) ++mismatches;
+        if (std::abs(e.value[0] - expected[i].value[0]) > tolerance) ++mismatches;
+      }
+    });
+  }
+  for (std::thread& c : clients) c.join();
+  EXPECT_EQ(mismatches, 0);
+}
+
+TEST(InferenceServer, FourClientsGetDirectResultsInBatches) {
+  VariantPtr v = variant("chess");
+  Batch batch(v, 4, 50);
+  auto backend = std::make_shared<FakeEvaluator>();
+  InferenceServer server(backend, {.max_batch = 4, .max_wait_us = 200000, .threads = 1});
+  FakeEvaluator direct;
+  run_clients(server, direct, batch, 4, 0);
+  const InferenceServerStats stats = server.stats();
+  EXPECT_EQ(stats.positions, static_cast<int64_t>(batch.requests.size()));
+  EXPECT_GT(stats.mean_batch(), 2.0);
+  EXPECT_LE(backend->largest, 4);
+}
+
+TEST(InferenceServer, SplitsLargeRequestsAndZeroWaitRunsAtOnce) {
+  VariantPtr v = variant("chess");
+  Batch batch(v, 1, 10);
+  auto backend = std::make_shared<FakeEvaluator>();
+  InferenceServer server(backend, {.max_batch = 4, .max_wait_us = 0});
+  std::vector<Evaluation> out(batch.requests.size()), expected(batch.requests.size());
+  server.evaluate(batch.requests, out);
+  FakeEvaluator().evaluate(batch.requests, expected);
+  for (size_t i = 0; i < out.size(); ++i) EXPECT_EQ(out[i].value[0], expected[i].value[0]);
+  EXPECT_EQ(server.stats().batches, 3);  // 10 positions in batches of at most 4
+}
+
+TEST(InferenceServer, BackendErrorsReachTheCallers) {
+  VariantPtr v = variant("chess");
+  Batch batch(v, 1, 2);
+  auto backend = std::make_shared<FakeEvaluator>();
+  backend->fail = true;
+  InferenceServer server(backend, {.max_batch = 8, .max_wait_us = 100});
+  std::vector<Evaluation> out(1);
+  EXPECT_THROW(server.evaluate(std::span(batch.requests).subspan(0, 1), out), std::runtime_error);
+  backend->fail = false;
+  server.evaluate(std::span(batch.requests).subspan(0, 1), out);  // still serving
+}
+
+TEST(InferenceServer, ShutdownCompletesWaitingCallersThenRefuses) {
+  VariantPtr v = variant("chess");
+  Batch batch(v, 1, 6);
+  auto backend = std::make_shared<FakeEvaluator>();
+  backend->delay_ms = 50;
+  InferenceServer server(backend, {.max_batch = 2, .max_wait_us = 10000});
+  std::atomic<int> completed{0}, refused{0};
+  std::vector<std::thread> clients;
+  for (int t = 0; t < 5; ++t) {
+    clients.emplace_back([&, t] {
+      Evaluation e;
+      try {
+        server.evaluate(std::span(batch.requests).subspan(t, 1), std::span(&e, 1));
+        ++completed;
+      } catch (const std::runtime_error&) {
+        ++refused;  // a client the scheduler started only after shutdown
+      }
+    });
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  server.shutdown();
+  for (std::thread& c : clients) c.join();
+  EXPECT_EQ(completed + refused, 5);
+  EXPECT_GE(completed, 1);
+  std::vector<Evaluation> out(1);
+  EXPECT_THROW(server.evaluate(std::span(batch.requests).subspan(0, 1), out), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace fairyzero

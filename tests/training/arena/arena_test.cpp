@@ -1,0 +1,196 @@
+// The arena: search bots, Fairy-Stockfish over UCI and XBoard, and fake engines that crash, hang or
+// move illegally, each game recorded with its result and reason; paired openings, openings files,
+// the SPRT stopping early, and clear refusals.
+#include "training/arena/arena.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "core/variant_loader.h"
+#include "tests/training/arena/arena_test_support.h"
+#include "training/arena/arena_openings.h"
+#include "training/arena/arena_records.h"
+
+namespace fairyzero {
+namespace {
+namespace fs = std::filesystem;
+using namespace arena_testing;
+
+// A UCI engine in bash that answers the handshake and then does `on_go` when asked to move.
+std::string fake_engine(const TempDir& dir, const std::string& name, const std::string& on_go) {
+  std::string path = dir / (name + ".sh");
+  std::ofstream(path) << "#!/bin/bash\n"
+                         "while read -r line; do\n"
+                         "  case \"$line\" in\n"
+                         "    uci) echo 'id name "
+                      << name
+                      << "'; echo uciok;;\n"
+                         "    isready) echo readyok;;\n"
+                         "    go*) "
+                      << on_go
+                      << ";;\n"
+                         "    quit) exit 0;;\n"
+                         "  esac\n"
+                         "done\n";
+  fs::permissions(path, fs::perms::owner_all);
+  return path;
+}
+
+TEST(Arena, UniformAgainstMaterialRecordsEveryGame) {
+  TempDir dir;
+  ArenaConfig config = config_for("minichess", "uniform", "material", 5);
+  config.concurrency = 2;
+  config.out_dir = dir / "out";
+  std::vector<std::string> progress;
+  ArenaResult result = run_arena(config, [&](const ArenaStatus& status, const ArenaGame&) {
+    progress.push_back(format_status(config, status));
+  });
+  ASSERT_EQ(result.games.size(), 6u) << "5 games round up to 3 pairs";
+  EXPECT_EQ(result.status.counts.games(), 6);
+  EXPECT_EQ(progress.size(), 6u);
+  EXPECT_NE(progress.back().find("games/s"), std::string::npos) << progress.back();
+  EXPECT_NE(progress.back().find("[6/6]"), std::string::npos) << progress.back();
+  for (int pair = 0; pair < 3; ++pair) {
+    const ArenaGame& a = result.games[2 * pair];
+    const ArenaGame& b = result.games[2 * pair + 1];
+    EXPECT_NE(a.seat_of_first, b.seat_of_first) << "colours swapped within a pair";
+    EXPECT_EQ(a.opening, b.opening);
+    EXPECT_TRUE(std::equal(a.moves.begin(), a.moves.begin() + 4, b.moves.begin()))
+        << "both games of a pair start with the same four random plies";
+  }
+  expect_recorded(config, result);
+}
+
+TEST(Arena, OpeningsFileLinesAreFensOrMoveLists) {
+  TempDir dir;
+  std::string openings = dir / "openings.txt";
+  // Black to move first in the FEN: its record numbers the first move "1...".
+  std::ofstream(openings) << "# comment\n"
+                             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n"
+                             "\n"
+                             "d2d4 d7d5\n";
+  ArenaConfig config = config_for("chess", "material", "uniform", 4);
+  config.openings_file = openings;
+  config.max_plies = 12;
+  config.default_visits = 8;
+  config.out_dir = dir / "out";
+  ArenaResult result = run_arena(config);
+  ASSERT_EQ(result.games.size(), 4u);
+  EXPECT_EQ(result.games[0].start_fen, result.games[1].start_fen);
+  EXPECT_FALSE(result.games[0].start_fen.empty());
+  EXPECT_EQ(result.games[2].moves[0], "d2d4");
+  EXPECT_EQ(result.games[3].moves[1], "d7d5");
+  std::string record = read_text(config.out_dir + "/games/0001.pgn");
+  EXPECT_EQ(tag_of(record, "FEN"), result.games[0].start_fen);
+  EXPECT_NE(record.find("\n1... "), std::string::npos) << record;
+  EXPECT_EQ(tag_of(record, "Termination"), "arena move limit");
+  expect_recorded(config, result);
+
+  std::ofstream(openings) << "e2e4 e7e5\ne2e4 e2e4\n";
+  try {
+    read_openings_file(openings, config.variant);
+    ADD_FAILURE() << "an illegal opening was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(openings + ":2"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Arena, SprtStopsTheMatchWhenTheRatioCrossesABound) {
+  ArenaConfig config = config_for("minichess", "material", "uniform", 40);
+  config.sprt = parse_sprt("-400,-300,0.3,0.3");  // material is far above -300: H1 quickly
+  ArenaResult result = run_arena(config);
+  EXPECT_EQ(result.status.decision, SprtDecision::kAcceptH1);
+  EXPECT_LT(result.status.games_done, 40);
+  EXPECT_EQ(static_cast<int>(result.games.size()), result.status.games_done);
+  EXPECT_GE(result.status.llr, config.sprt->upper_bound());
+}
+
+TEST(Arena, PlaysFairyStockfishOverUciAndXboard) {
+  if (!fs::exists(kFairyStockfish)) GTEST_SKIP() << kFairyStockfish << " is not installed";
+  TempDir dir;
+  for (std::string protocol : {"uci:", "xboard:"}) {
+    ArenaConfig config =
+        config_for("chess", "material", protocol + std::string(kFairyStockfish), 2);
+    config.players[1].engine_limits =
+        protocol == "uci:" ? EngineLimits{.nodes = 200} : EngineLimits{.depth = 1};
+    config.default_visits = 8;
+    config.concurrency = 2;  // one engine process per game
+    config.out_dir = dir / protocol.substr(0, protocol.size() - 1);
+    ArenaResult result = run_arena(config);
+    ASSERT_EQ(result.games.size(), 2u);
+    for (const ArenaGame& game : result.games) {
+      EXPECT_TRUE(game.detail.empty()) << protocol << " " << game.detail;
+      EXPECT_GT(game.moves.size(), 4u);
+    }
+    expect_recorded(config, result);
+  }
+}
+
+TEST(Arena, CrashingHangingAndIllegalEnginesLoseWithTheReason) {
+  TempDir dir;
+  struct Case {
+    std::string name, on_go, reason, detail;
+  };
+  std::vector<Case> cases = {
+      {"crasher", "echo 'about to crash'; exit 3", "crashed", "exited with status 3"},
+      {"cheater", "echo 'bestmove a1a8'", "illegal move 'a1a8'", "illegal move 'a1a8' in "},
+      {"sleeper", ":", "timed out", "timed out waiting for 'bestmove'"},
+  };
+  for (const Case& c : cases) {
+    ArenaConfig config =
+        config_for("chess", "uci:" + fake_engine(dir, c.name, c.on_go), "uniform", 2);
+    config.default_visits = 4;
+    config.engine_move_timeout_seconds = 0.5;
+    config.players[0].engine_limits.movetime_ms = 10;
+    config.out_dir = dir / (c.name + "-out");
+    ArenaResult result = run_arena(config);
+    ASSERT_EQ(result.games.size(), 2u);
+    for (const ArenaGame& game : result.games) {
+      EXPECT_EQ(game.first_score, 0) << c.name << " loses every game";
+      EXPECT_EQ(game.termination, config.players[0].name + " " + c.reason);
+      EXPECT_NE(game.detail.find(c.detail), std::string::npos) << game.detail;
+      std::string record =
+          read_text(config.out_dir + "/games/000" + std::to_string(game.index + 1) + ".pgn");
+      EXPECT_NE(record.find(c.detail), std::string::npos) << "the record keeps the reason";
+    }
+    EXPECT_EQ(result.status.counts.losses, 2);
+    expect_recorded(config, result);
+  }
+}
+
+TEST(Arena, BadPlayersAreRefusedBeforeAnyGameWithTheReason) {
+  TempDir dir;
+  EXPECT_NE(error_of([] { parse_player_spec("stockfish"); }).find("unknown player 'stockfish'"),
+            std::string::npos);
+  std::string missing = dir / "nowhere.pt";
+  EXPECT_NE(error_of([&] { parse_player_spec(missing); }).find(missing), std::string::npos);
+  EXPECT_NE(error_of([&] { parse_player_spec("uci:"); }).find("no engine command"),
+            std::string::npos);
+
+  ArenaConfig no_engine = config_for("chess", "uniform", "uci:/nonexistent/engine", 2);
+  no_engine.out_dir = dir / "never";
+  std::string message = error_of([&] { run_arena(no_engine); });
+  EXPECT_NE(message.find("'/nonexistent/engine'"), std::string::npos) << message;
+  EXPECT_FALSE(fs::exists(no_engine.out_dir)) << "nothing is written before the players start";
+
+  ArenaConfig silent = config_for("chess", "uniform", "uci:sleep 30", 2);
+  silent.engine_startup_seconds = 0.3;
+  message = error_of([&] { run_arena(silent); });
+  EXPECT_NE(message.find("'sleep 30' timed out waiting for 'uciok'"), std::string::npos) << message;
+
+  ArenaConfig no_variant = config_for(
+      "capablanca", "uniform", "uci:" + fake_engine(dir, "chess-only", "echo bestmove e2e4"), 2);
+  message = error_of([&] { run_arena(no_variant); });
+  EXPECT_NE(message.find("cannot play 'capablanca'"), std::string::npos) << message;
+
+  ArenaConfig four_seats = config_for("irwell", "uniform", "material", 2);
+  message = error_of([&] { run_arena(four_seats); });
+  EXPECT_NE(message.find("two-seat variants only"), std::string::npos) << message;
+}
+
+}  // namespace
+}  // namespace fairyzero

@@ -1,0 +1,110 @@
+// What the arena tests share: a temporary folder, a match between two players, and the check
+// that every game of a result was recorded.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/variant_loader.h"
+#include "training/arena/arena.h"
+
+namespace fairyzero::arena_testing {
+namespace fs = std::filesystem;
+
+inline const char* kFairyStockfish = "/usr/games/fairy-stockfish";
+
+class TempDir {
+ public:
+  TempDir() {
+    path_ =
+        fs::temp_directory_path() / ("fairyzero-arena-" + std::to_string(std::random_device{}()));
+    fs::create_directories(path_);
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  std::string operator/(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  fs::path path_;
+};
+
+inline std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+inline std::vector<std::string> lines_of(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+inline ArenaConfig config_for(const std::string& variant, const std::string& first,
+                              const std::string& second, int games) {
+  ArenaConfig config;
+  config.variant = find_variant(variant);
+  config.players = {parse_player_spec(first), parse_player_spec(second)};
+  config.games = games;
+  config.default_visits = 16;
+  config.max_plies = 200;
+  return config;
+}
+
+inline std::string tag_of(const std::string& record, const std::string& tag) {
+  size_t at = record.find("[" + tag + " \"");
+  if (at == std::string::npos) return "";
+  at += tag.size() + 3;
+  return record.substr(at, record.find('"', at) - at);
+}
+
+// Every game has its record file and results.csv row, and they agree with the result.
+inline void expect_recorded(const ArenaConfig& config, const ArenaResult& result) {
+  std::vector<std::string> rows = lines_of(config.out_dir + "/results.csv");
+  ASSERT_EQ(rows.size(), result.games.size() + 1) << "header plus one row per game";
+  EXPECT_EQ(rows[0].rfind("game,pair,white,black,result,first_score,termination", 0), 0u);
+  for (const ArenaGame& game : result.games) {
+    char name[32];
+    std::snprintf(name, sizeof name, "/games/%04d.pgn", game.index + 1);
+    std::string record = read_text(config.out_dir + name);
+    ASSERT_FALSE(record.empty()) << name;
+    std::string expected = game.seat_score[0] > game.seat_score[1]   ? "1-0"
+                           : game.seat_score[0] < game.seat_score[1] ? "0-1"
+                                                                     : "1/2-1/2";
+    EXPECT_EQ(tag_of(record, "Result"), expected) << record;
+    EXPECT_EQ(record.substr(record.size() - expected.size() - 1), expected + "\n");
+    EXPECT_EQ(tag_of(record, "Termination"), game.termination);
+    EXPECT_EQ(tag_of(record, "PlyCount"), std::to_string(game.moves.size()));
+    const std::string& first = config.players[0].name;
+    EXPECT_EQ(tag_of(record, game.seat_of_first == 0 ? "White" : "Black"), first);
+    EXPECT_DOUBLE_EQ(game.first_score, game.seat_score[game.seat_of_first]);
+    bool row_found = false;
+    for (const std::string& row : rows)
+      row_found = row_found || row.rfind(std::to_string(game.index + 1) + "," +
+                                             std::to_string(game.pair + 1) + ",",
+                                         0) == 0;
+    EXPECT_TRUE(row_found) << "results.csv row of game " << game.index + 1;
+  }
+  EXPECT_NE(read_text(config.out_dir + "/summary.txt").find("Elo difference"), std::string::npos);
+}
+
+// The message of what `action` throws (any std::exception), or "accepted".
+template <typename Action>
+std::string error_of(Action action) {
+  try {
+    action();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+}  // namespace fairyzero::arena_testing

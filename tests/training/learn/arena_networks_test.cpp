@@ -1,0 +1,52 @@
+// The arena with network players: a checkpoint against an exported bot, batched in the game
+// runner, every game recorded; a network or bot of other rules refused naming the difference.
+#include <gtest/gtest.h>
+
+#include "nn/checkpoint.h"
+#include "nn/encoder.h"
+#include "nn/network_config.h"
+#include "tests/training/arena/arena_test_support.h"
+#include "training/learn/bot_export.h"
+#include "training/learn/train_config.h"
+
+namespace fairyzero {
+namespace {
+using namespace arena_testing;
+
+constexpr NetworkConfig kTiny{.blocks = 1, .filters = 8, .policy_dim = 8, .value_hidden = 16};
+
+TEST(Arena, CheckpointAndBotPlayersAndAWrongVariantRefused) {
+  TempDir dir;
+  VariantPtr minichess = find_variant("minichess");
+  Encoder encoder(minichess);
+  std::string run = dir / "run";
+  fs::create_directories(run + "/checkpoints");
+  TrainConfig train;
+  train.run.variant = "minichess";
+  std::ofstream(run + "/config.toml") << train_config_to_toml(train);
+  std::ofstream(run + "/variant.toml") << minichess->resolved_toml;
+  std::string checkpoint = run + "/checkpoints/gen-0001.pt";
+  save_checkpoint(checkpoint, *make_network(kTiny, encoder.network_shape()), encoder, 10);
+  export_bot(run, dir / "bot");
+
+  ArenaConfig config = config_for("minichess", dir / "bot", checkpoint, 2);
+  EXPECT_EQ(config.players[0].kind, PlayerKind::kBot);
+  EXPECT_EQ(config.players[1].kind, PlayerKind::kCheckpoint);
+  config.players[0].visits = 4;
+  config.default_visits = 4;
+  config.concurrency = 2;  // both networks batched in the game runner
+  config.max_plies = 30;
+  config.out_dir = dir / "out";
+  ArenaResult result = run_arena(config);
+  ASSERT_EQ(result.games.size(), 2u);
+  expect_recorded(config, result);
+
+  std::string message = error_of([&] { run_arena(config_for("chess", "uniform", checkpoint, 2)); });
+  EXPECT_NE(message.find("other rules"), std::string::npos) << message;
+  EXPECT_NE(message.find("first difference: board.size"), std::string::npos) << message;
+  message = error_of([&] { run_arena(config_for("chess", dir / "bot", "uniform", 2)); });
+  EXPECT_NE(message.find("plays minichess, not chess"), std::string::npos) << message;
+}
+
+}  // namespace
+}  // namespace fairyzero

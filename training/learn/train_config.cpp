@@ -1,0 +1,303 @@
+// One table declares every training setting: where it lives in the TOML file, its range and
+// what it means. Reading, validation and writing all walk that table.
+#include "training/learn/train_config.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <variant>
+
+#include "mcts/search_settings.h"
+
+#define TOML_EXCEPTIONS 1
+#include <toml++/toml.h>
+
+namespace fairyzero {
+namespace {
+
+using Field = std::variant<int*, int64_t*, uint64_t*, double*, float*, bool*, std::string*,
+                           std::vector<int64_t>*>;
+
+// Whether a run may change a setting between generations (`train RUN --generations N` with
+// another config): speed and placement settings may, what defines the games or the network not.
+enum Change { kFixed, kMidRun };
+
+struct Setting {
+  const char* section;
+  const char* key;
+  Field field;
+  double min, max;  // for numbers (each element of a list)
+  const char* help;
+  Change change = kFixed;
+};
+
+std::vector<Setting> settings(TrainConfig& c) {
+  RunSettings& r = c.run;
+  SelfPlayConfig& s = c.selfplay;
+  TrainerConfig& t = c.trainer;
+  std::vector<Setting> all = {
+      {"run", "variant", &r.variant, 0, 0, "variant name (configs/variants/NAME.toml)"},
+      {"run", "variant_options", &r.variant_options, 0, 0, "--set overrides, joined by '; '"},
+      {"run", "generations", &r.generations, 1, 1e6, "self-play + training rounds", kMidRun},
+      {"run", "seed", &r.seed, 0, 1e18, "seed of self-play and training"},
+      {"run", "device", &r.device, 0, 0, "cpu, cuda or cuda:N", kMidRun},
+      {"run", "overlap", &r.overlap, 0, 0, "play the next generation while training (GPU)",
+       kMidRun},
+      {"agents", "networks", &c.agents.networks, 0, 0,
+       "shared (one network for all seats) or per-seat (one network per seat)"},
+      {"agents", "league_probability", &c.agents.league_probability, 0, 1,
+       "chance that a seat plays a game with a random earlier generation"},
+      {"network", "blocks", &c.network.blocks, 0, 64, "residual blocks"},
+      {"network", "filters", &c.network.filters, 1, 1024, "trunk channels"},
+      {"network", "policy_dim", &c.network.policy_dim, 1, 1024, "policy head query/key width"},
+      {"network", "value_hidden", &c.network.value_hidden, 1, 4096, "value head hidden width"},
+      {"selfplay", "games", &s.games, 1, 1e7, "games per generation"},
+      {"selfplay", "workers", &s.workers, 1, 256, "worker threads, each playing a group of games",
+       kMidRun},
+      {"selfplay", "games_per_worker", &s.games_per_worker, 1, 4096, "games at once per worker",
+       kMidRun},
+      {"selfplay", "leaves_per_game", &s.leaves_per_game, 1, 64, "leaves per game per batch",
+       kMidRun},
+      {"selfplay", "full_playouts", &s.full_playouts, 1, 1e6, "playouts of a full search"},
+      {"selfplay", "fast_playouts", &s.fast_playouts, 1, 1e6, "playouts of a fast search"},
+      {"selfplay", "full_search_probability", &s.full_search_probability, 0, 1,
+       "share of moves searched fully (these become samples)"},
+      {"selfplay", "temperature_start", &s.temperature_start, 0, 10, "move temperature early"},
+      {"selfplay", "temperature_plies", &s.temperature_plies, 0, 1e6,
+       "plies at the start temperature"},
+      {"selfplay", "temperature_end", &s.temperature_end, 0, 10, "move temperature afterwards"},
+      {"selfplay", "resign_threshold", &s.resign_threshold, -1, 0.5,
+       "resign below this expected score (negative: never)"},
+      {"selfplay", "resign_consecutive", &s.resign_consecutive, 1, 1000, "moves below it in a row"},
+      {"selfplay", "no_resign_fraction", &s.no_resign_fraction, 0, 1,
+       "games played out to check resigns"},
+      {"selfplay", "max_plies", &s.max_plies, 0, 1e6, "games longer than this are draws (0: off)"},
+      {"inference", "max_batch", &c.inference.max_batch, 1, 65536, "positions per forward pass",
+       kMidRun},
+      {"inference", "max_wait_us", &c.inference.max_wait_us, 0, 1e7, "wait for a fuller batch",
+       kMidRun},
+      {"inference", "half", &c.inference.half, 0, 0, "fp16 inference on CUDA", kMidRun},
+      {"training", "window", &c.window.samples, 1, 1e10, "newest samples trained on"},
+      {"training", "steps_per_generation", &c.window.steps_per_generation, 0, 1e8,
+       "optimizer steps"},
+      {"training", "batch_size", &t.batch_size, 1, 65536, "samples per step"},
+      {"training", "optimizer", &t.optimizer, 0, 0, "sgd or adamw"},
+      {"training", "learning_rate", &t.learning_rate, 0, 10, "peak learning rate"},
+      {"training", "momentum", &t.momentum, 0, 1, "SGD momentum"},
+      {"training", "weight_decay", &t.weight_decay, 0, 1, "weight decay"},
+      {"training", "schedule", &t.schedule, 0, 0, "constant, cosine or step"},
+      {"training", "milestones", &t.milestones, 1, 1e12,
+       "step schedule: optimizer steps at which the rate is multiplied by 0.1"},
+      {"training", "final_fraction", &t.final_fraction, 0, 1, "cosine: final rate / peak"},
+      {"training", "value_loss_weight", &t.value_loss_weight, 0, 100, "weight of the value loss"},
+      {"training", "metrics_every", &t.metrics_every, 1, 1e6, "steps per metrics row", kMidRun},
+      {"training", "mixed_precision", &t.mixed_precision, 0, 0, "autocast + loss scaling on CUDA"},
+  };
+  // The self-play search parameters, declared in mcts/search_settings.h, after the playouts.
+  auto at = std::find_if(all.begin(), all.end(), [](const Setting& x) {
+    return std::string_view(x.key) == "full_search_probability";
+  });
+  std::vector<Setting> search;
+  for (const SearchSetting& p : search_settings()) {
+    if (!p.in_self_play) continue;
+    std::visit(
+        [&](auto member) {
+          using T = std::remove_reference_t<decltype(s.search.*member)>;
+          if constexpr (std::is_same_v<T, float>)
+            search.push_back({"selfplay", p.key, &(s.search.*member), p.min, p.max, p.help});
+        },
+        p.field);
+  }
+  all.insert(at + 1, search.begin(), search.end());
+  return all;
+}
+
+const std::map<std::string, std::set<std::string>> kChoices = {
+    {"optimizer", {"sgd", "adamw"}},
+    {"schedule", {"constant", "cosine", "step"}},
+    {"networks", {"shared", "per-seat"}}};
+
+[[noreturn]] void fail(const std::string& file, const toml::source_region& at,
+                       const std::string& key, const std::string& what) {
+  throw TrainConfigError(file + ":" + std::to_string(at.begin.line) + ": " + key + ": " + what);
+}
+
+void read_setting(const std::string& file, const Setting& s, const toml::node& n) {
+  std::string key = std::string(s.section) + "." + s.key;
+  auto number = [&]() -> double {
+    if (auto i = n.value_exact<int64_t>()) return static_cast<double>(*i);
+    if (auto d = n.value_exact<double>()) return *d;
+    fail(file, n.source(), key, "must be a number");
+  };
+  auto in_range = [&](double x) {
+    if (x < s.min || x > s.max)
+      fail(file, n.source(), key,
+           "must be between " + std::to_string(s.min) + " and " + std::to_string(s.max));
+    return x;
+  };
+  std::visit(
+      [&](auto* field) {
+        using T = std::remove_pointer_t<decltype(field)>;
+        if constexpr (std::is_same_v<T, std::string>) {
+          auto v = n.value_exact<std::string>();
+          if (!v) fail(file, n.source(), key, "must be a string");
+          auto choices = kChoices.find(s.key);
+          if (choices != kChoices.end() && !choices->second.count(*v)) {
+            std::string list;
+            for (const std::string& c : choices->second) list += (list.empty() ? "" : ", ") + c;
+            fail(file, n.source(), key, "'" + *v + "' is not one of " + list);
+          }
+          *field = *v;
+        } else if constexpr (std::is_same_v<T, bool>) {
+          auto v = n.value_exact<bool>();
+          if (!v) fail(file, n.source(), key, "must be true or false");
+          *field = *v;
+        } else if constexpr (std::is_same_v<T, double>) {
+          *field = in_range(number());
+        } else if constexpr (std::is_same_v<T, float>) {
+          *field = static_cast<float>(in_range(number()));
+        } else if constexpr (std::is_same_v<T, std::vector<int64_t>>) {
+          const toml::array* list = n.as_array();
+          if (!list)
+            fail(file, n.source(), key, "must be a list of whole numbers, e.g. [1000, 2000]");
+          field->clear();
+          for (const toml::node& item : *list) {
+            auto v = item.value_exact<int64_t>();
+            if (!v) fail(file, item.source(), key, "must be a list of whole numbers");
+            if (*v < s.min || *v > s.max)
+              fail(file, item.source(), key,
+                   "each entry must be at least " + std::to_string(static_cast<int64_t>(s.min)));
+            if (!field->empty() && *v <= field->back())
+              fail(file, item.source(), key, "entries must increase");
+            field->push_back(*v);
+          }
+        } else {
+          double x = in_range(number());
+          if (x != static_cast<double>(static_cast<int64_t>(x)))
+            fail(file, n.source(), key, "must be a whole number");
+          *field = static_cast<T>(x);
+        }
+      },
+      s.field);
+}
+
+// The setting's value as TOML writes it.
+std::string value_text(const Setting& s) {
+  std::ostringstream out;
+  std::visit(
+      [&](auto* field) {
+        using T = std::remove_pointer_t<decltype(field)>;
+        if constexpr (std::is_same_v<T, std::string>) {
+          out << toml::value<std::string>(*field);
+        } else if constexpr (std::is_same_v<T, bool>) {
+          out << (*field ? "true" : "false");
+        } else if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
+          out << toml::value<double>(*field);
+        } else if constexpr (std::is_same_v<T, std::vector<int64_t>>) {
+          out << "[";
+          for (size_t i = 0; i < field->size(); ++i) out << (i ? ", " : "") << (*field)[i];
+          out << "]";
+        } else {
+          out << *field;
+        }
+      },
+      s.field);
+  return out.str();
+}
+
+}  // namespace
+
+std::vector<SettingChange> changed_settings(const TrainConfig& before, const TrainConfig& after) {
+  TrainConfig a = before, b = after;
+  std::vector<Setting> old_settings = settings(a), new_settings = settings(b);
+  std::vector<SettingChange> out;
+  for (size_t i = 0; i < old_settings.size(); ++i) {
+    std::string was = value_text(old_settings[i]), now = value_text(new_settings[i]);
+    if (was != now)
+      out.push_back({std::string(old_settings[i].section) + "." + old_settings[i].key, was, now,
+                     old_settings[i].change == kMidRun});
+  }
+  return out;
+}
+
+void validate_agents(const TrainConfig& config, const std::string& where) {
+  const AgentSettings& a = config.agents;
+  if (a.networks != "shared" && a.networks != "per-seat")
+    throw TrainConfigError(where + ": agents.networks: '" + a.networks +
+                           "' is not one of shared, per-seat");
+  if (!(a.league_probability >= 0 && a.league_probability <= 1))
+    throw TrainConfigError(where + ": agents.league_probability must be between 0 and 1");
+  // Overlap plays the next games from a snapshot of one trainer; per-seat has several.
+  if (a.per_seat() && config.run.overlap)
+    throw TrainConfigError(where +
+                           ": agents.networks = \"per-seat\" cannot be combined with "
+                           "run.overlap = true (not supported yet)");
+}
+
+std::vector<std::string> variant_overrides(const RunSettings& run) {
+  std::vector<std::string> out;
+  const std::string& text = run.variant_options;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = text.find("; ", start);
+    if (end == std::string::npos) end = text.size();
+    if (end > start) out.push_back(text.substr(start, end - start));
+    start = end + 2;
+  }
+  return out;
+}
+
+TrainConfig load_train_config(const std::string& path) {
+  toml::table root;
+  try {
+    root = toml::parse_file(path);
+  } catch (const toml::parse_error& e) {
+    throw TrainConfigError(path + ":" + std::to_string(e.source().begin.line) + ": " +
+                           std::string(e.description()));
+  } catch (const std::exception& e) {
+    throw TrainConfigError(path + ": cannot read the training config: " + e.what());
+  }
+  TrainConfig config;
+  std::vector<Setting> all = settings(config);
+  for (auto&& [section, node] : root) {
+    const toml::table* table = node.as_table();
+    if (!table) fail(path, node.source(), std::string(section.str()), "must be a [section]");
+    for (auto&& [key, value] : *table) {
+      auto it = std::find_if(all.begin(), all.end(), [&](const Setting& s) {
+        return s.section == section.str() && s.key == key.str();
+      });
+      if (it == all.end())
+        fail(path, key.source(), std::string(section.str()) + "." + std::string(key.str()),
+             "unknown setting (see docs/TRAINING.md)");
+      read_setting(path, *it, value);
+    }
+  }
+  if (config.selfplay.fast_playouts > config.selfplay.full_playouts)
+    throw TrainConfigError(path + ": selfplay.fast_playouts is above selfplay.full_playouts");
+  if (config.trainer.schedule == "step" && config.trainer.milestones.empty())
+    throw TrainConfigError(path +
+                           ": training.schedule = \"step\" needs training.milestones (the "
+                           "optimizer steps at which the rate drops tenfold), e.g. [2000, 4000]");
+  validate_agents(config, path);
+  config.trainer.device = config.run.device;
+  return config;
+}
+
+std::string train_config_to_toml(const TrainConfig& config) {
+  TrainConfig copy = config;
+  std::ostringstream out;
+  out << "# A FairyZero training run, resolved: every setting, with what it means.\n";
+  std::string section;
+  for (const Setting& s : settings(copy)) {
+    if (section != s.section) {
+      section = s.section;
+      out << "\n[" << section << "]\n";
+    }
+    out << s.key << " = " << value_text(s) << "  # " << s.help << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace fairyzero

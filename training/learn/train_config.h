@@ -1,0 +1,89 @@
+// The settings of a training run, read from configs/train/NAME.toml and written back resolved to
+// RUN_DIR/config.toml. Every setting is declared once (section, key, range, help) in
+// train_config.cpp; unknown keys and out-of-range values are errors naming file, line and key.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/errors.h"
+#include "nn/network_config.h"
+#include "training/learn/self_play.h"
+#include "training/learn/trainer.h"
+
+namespace fairyzero {
+
+// A training config that cannot be used: a malformed file, an unknown key, a value out of its
+// range, settings that contradict each other. The message names the file, line and key.
+class TrainConfigError : public UserError {
+ public:
+  using UserError::UserError;
+};
+
+struct RunSettings {
+  std::string variant;  // set by the command line on a new run; read back on resume
+  // The command line's --set overrides of variant options, joined by "; " (read back on resume).
+  std::string variant_options;
+  int generations = 5;  // self-play + training rounds
+  uint64_t seed = 1;
+  std::string device = "cpu";  // "cpu", "cuda", "cuda:N" for the evaluator and the trainer
+  // Play the next generation's games while training (worth it on a GPU; see train_run.cpp).
+  bool overlap = false;
+};
+
+struct InferenceSettings {
+  int max_batch = 128;
+  int max_wait_us = 1000;
+  bool half = true;  // fp16 inference on CUDA
+};
+
+struct TrainingWindow {
+  int64_t samples = 50000;  // the newest samples trained on
+  int steps_per_generation = 200;
+};
+
+// Who plays the seats in self-play (docs/TRAINING.md, [agents]).
+struct AgentSettings {
+  // "shared": one network plays every seat; "per-seat": each seat has its own network, trainer
+  // and checkpoints (checkpoints/gen-NNNN-SEAT.pt), trained on that seat's samples only.
+  std::string networks = "shared";
+  // In each game, each seat independently plays with a random earlier generation's network
+  // (its own seat's, when per-seat) with this probability instead of the newest one, so agents
+  // also learn against older opponents and partners. 0: always the newest.
+  double league_probability = 0;
+  bool per_seat() const { return networks == "per-seat"; }
+};
+
+struct TrainConfig {
+  RunSettings run;
+  AgentSettings agents;
+  NetworkConfig network;
+  SelfPlayConfig selfplay;
+  InferenceSettings inference;
+  TrainerConfig trainer;
+  TrainingWindow window;
+};
+
+// The variant options of a run as a list (split at "; ").
+std::vector<std::string> variant_overrides(const RunSettings& run);
+
+// Checks the settings that depend on each other; throws TrainConfigError naming `where` and
+// the key. load_train_config runs it; TrainingRun runs it on configs built in code.
+void validate_agents(const TrainConfig& config, const std::string& where);
+
+// A setting whose value differs between two configs, as TOML text, and whether a run may take
+// the new value between generations (speed and placement settings: run.generations, run.device,
+// run.overlap, the inference settings, self-play workers and batching, metrics_every).
+struct SettingChange {
+  std::string key;  // "selfplay.games"
+  std::string before, after;
+  bool allowed_mid_run = false;
+};
+std::vector<SettingChange> changed_settings(const TrainConfig& before, const TrainConfig& after);
+
+// Throws TrainConfigError naming the file, line and key of the first problem.
+TrainConfig load_train_config(const std::string& path);
+// TOML text of every setting, with its help as a comment (written to RUN_DIR/config.toml).
+std::string train_config_to_toml(const TrainConfig& config);
+
+}  // namespace fairyzero

@@ -1,0 +1,78 @@
+// The trainer: a network and its optimizer, trained on batches of samples with policy
+// cross-entropy plus WDL value loss (and weight decay through the optimizer), with a learning
+// rate schedule and mixed precision on CUDA. No torch in this header.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "nn/network_config.h"
+#include "training/data/sample.h"
+
+namespace fairyzero {
+
+class Encoder;
+
+struct TrainerConfig {
+  std::string optimizer = "sgd";  // "sgd" (with Nesterov momentum) or "adamw"
+  double learning_rate = 0.02;
+  double momentum = 0.9;  // SGD only
+  double weight_decay = 1e-4;
+  // "constant", "cosine" (from learning_rate down to learning_rate * final_fraction over
+  // total_steps, then flat) or "step" (times 0.1 at each of `milestones`).
+  std::string schedule = "constant";
+  int64_t total_steps = 0;
+  double final_fraction = 0.1;
+  std::vector<int64_t> milestones;
+  int batch_size = 256;
+  double value_loss_weight = 1.0;
+  bool mixed_precision = true;  // on CUDA only; the CPU always trains in float
+  std::string device = "cpu";   // "cpu", "cuda", "cuda:N"
+  int metrics_every = 50;       // steps per metrics row
+};
+
+// One row of the metrics CSV: means over the steps since the previous row.
+struct TrainingMetrics {
+  int64_t step = 0;  // optimizer steps so far (all generations)
+  double learning_rate = 0;
+  double policy_loss = 0;     // cross-entropy against the visit distribution
+  double value_loss = 0;      // cross-entropy of the WDL heads against the game result
+  double total_loss = 0;      // policy + value_loss_weight * value
+  double policy_entropy = 0;  // of the network's policy over the target's moves
+  double value_accuracy = 0;  // share of samples whose most likely W/D/L is the target's
+  double samples_per_second = 0;
+};
+
+class Trainer {
+ public:
+  // A fresh network of `config` for the encoder's variant.
+  Trainer(const Encoder& encoder, const NetworkConfig& config, const TrainerConfig& training);
+  ~Trainer();
+
+  // Restores the network (and its step) from a checkpoint, and the optimizer from its state
+  // file when that file exists. Throws CheckpointError on a mismatched checkpoint, or one not
+  // written for `seat` when that is given (per-seat networks).
+  void load(const std::string& checkpoint, const std::string& optimizer_state,
+            const std::string& seat = "");
+  // Writes both atomically; the checkpoint records `seat` (empty: a shared network).
+  void save(const std::string& checkpoint, const std::string& optimizer_state,
+            const std::string& seat = "") const;
+
+  // Runs `steps` optimizer steps on batches from `next_batch(batch_size)`; returns one metrics
+  // row per `metrics_every` steps (and one for a final partial chunk).
+  std::vector<TrainingMetrics> train(const std::function<TrainingBatch(int)>& next_batch,
+                                     int steps);
+
+  int64_t step() const;
+  // The network being trained (on its device). Evaluators copy it.
+  std::shared_ptr<NetworkImpl> network() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace fairyzero

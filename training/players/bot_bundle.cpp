@@ -1,0 +1,436 @@
+// Bot folders: writing one from a checkpoint and its rules (into a temporary folder renamed into
+// place, so a failed write leaves nothing behind) and reading one back with every part checked.
+#include "training/players/bot_bundle.h"
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <set>
+#include <sstream>
+
+#define TOML_EXCEPTIONS 1
+#include <toml++/toml.h>
+
+#include "core/rules_fingerprint.h"
+#include "core/variant_loader.h"
+#include "mcts/search_settings.h"
+#include "nn/checkpoint.h"
+#include "nn/encoder.h"
+#include "nn/network_evaluator.h"
+
+namespace fairyzero {
+namespace {
+namespace fs = std::filesystem;
+
+constexpr int kBundleFormat = 2;  // 2: the rules fingerprint
+constexpr const char* kManifest = "manifest.toml";
+constexpr const char* kVariantFile = "variant.toml";
+constexpr const char* kNetwork = "network.pt";
+constexpr const char* kNetworkToml = "network.toml";
+constexpr const char* kSearchToml = "search.toml";
+
+std::string join(const std::string& dir, const std::string& name) {
+  return (fs::path(dir) / name).string();
+}
+
+// A parsed TOML file of a bundle, with readers whose errors name the file, line and key.
+class TomlFile {
+ public:
+  explicit TomlFile(std::string path) : path_(std::move(path)) {
+    std::error_code ec;
+    if (!fs::is_regular_file(path_, ec)) throw BotBundleError(path_ + ": missing");
+    try {
+      table_ = toml::parse_file(path_);
+    } catch (const toml::parse_error& e) {
+      throw BotBundleError(path_ + ":" + std::to_string(e.source().begin.line) +
+                           ": malformed TOML: " + std::string(e.description()));
+    }
+  }
+
+  const toml::table& table() const { return table_; }
+
+  [[noreturn]] void fail(const toml::node* at, const std::string& key,
+                         const std::string& what) const {
+    std::string line = at ? ":" + std::to_string(at->source().begin.line) : "";
+    throw BotBundleError(path_ + line + ": " + key + ": " + what);
+  }
+
+  // Every key of `table` must be one of `known` (a misspelt setting is an error, not a no-op).
+  void check_keys(const toml::table& table, const std::string& section,
+                  const std::set<std::string>& known) const {
+    for (auto&& [key, node] : table)
+      if (!known.count(std::string(key.str())))
+        fail(&node, section + std::string(key.str()), "unknown key");
+  }
+
+  template <typename T>
+  std::optional<T> get(const toml::table& table, const std::string& key,
+                       const std::string& section = "") const {
+    const toml::node* node = table.get(key);
+    if (!node) return std::nullopt;
+    std::optional<T> value = node->value_exact<T>();
+    if constexpr (std::is_same_v<T, double>) {
+      if (!value)
+        if (auto i = node->value_exact<int64_t>()) value = static_cast<double>(*i);
+    }
+    if (!value) fail(node, section + key, std::string("must be a ") + type_name<T>());
+    return value;
+  }
+
+  template <typename T>
+  T require(const toml::table& table, const std::string& key,
+            const std::string& section = "") const {
+    std::optional<T> value = get<T>(table, key, section);
+    if (!value) fail(nullptr, section + key, "missing (required)");
+    return *value;
+  }
+
+  const toml::table& section(const std::string& name) const {
+    const toml::node* node = table_.get(name);
+    if (!node) fail(nullptr, "[" + name + "]", "the section is missing (required)");
+    if (!node->is_table()) fail(node, name, "must be a [section]");
+    return *node->as_table();
+  }
+
+ private:
+  template <typename T>
+  static const char* type_name() {
+    if constexpr (std::is_same_v<T, std::string>) return "string";
+    if constexpr (std::is_same_v<T, int64_t>) return "whole number";
+    if constexpr (std::is_same_v<T, double>) return "number";
+    if constexpr (std::is_same_v<T, bool>) return "boolean";
+    return "value";
+  }
+
+  std::string path_;
+  toml::table table_;
+};
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) throw BotBundleError(path + ": cannot write");
+}
+
+std::string to_text(const std::string& heading, const toml::table& table) {
+  std::ostringstream out;
+  out << heading << "\n" << table << "\n";
+  return out.str();
+}
+
+std::string now_iso() {
+  std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  gmtime_r(&t, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+// ---- manifest.toml -------------------------------------------------------------------------
+
+toml::table manifest_table(const BotManifest& m) {
+  toml::array options;
+  for (const std::string& o : m.variant_options) options.push_back(o);
+  toml::table t{{"format", m.format},         {"variant", m.variant},
+                {"variant_options", options}, {"training_steps", m.training_steps},
+                {"generation", m.generation}, {"source_run", m.source_run},
+                {"exported", m.exported},     {"rules_fingerprint", m.rules_fingerprint}};
+  if (m.elo_vs_uniform) t.insert("elo_vs_uniform", *m.elo_vs_uniform);
+  return t;
+}
+
+BotManifest read_manifest(const std::string& dir) {
+  TomlFile file(join(dir, kManifest));
+  const toml::table& t = file.table();
+  file.check_keys(t, "",
+                  {"format", "variant", "variant_options", "training_steps", "generation",
+                   "source_run", "exported", "elo_vs_uniform", "rules_fingerprint"});
+  BotManifest m;
+  m.format = static_cast<int>(file.require<int64_t>(t, "format"));
+  if (m.format != kBundleFormat)
+    file.fail(t.get("format"), "format",
+              "version " + std::to_string(m.format) + " is not supported (this build reads " +
+                  std::to_string(kBundleFormat) + ")");
+  m.variant = file.require<std::string>(t, "variant");
+  m.rules_fingerprint = file.require<std::string>(t, "rules_fingerprint");
+  if (const toml::node* options = t.get("variant_options")) {
+    const toml::array* list = options->as_array();
+    if (!list) file.fail(options, "variant_options", "must be a list of strings");
+    for (const toml::node& item : *list) {
+      std::optional<std::string> text = item.value_exact<std::string>();
+      if (!text) file.fail(&item, "variant_options", "must be a list of strings");
+      m.variant_options.push_back(*text);
+    }
+  }
+  m.training_steps = file.require<int64_t>(t, "training_steps");
+  m.generation = static_cast<int>(file.require<int64_t>(t, "generation"));
+  m.source_run = file.get<std::string>(t, "source_run").value_or("");
+  m.exported = file.get<std::string>(t, "exported").value_or("");
+  m.elo_vs_uniform = file.get<double>(t, "elo_vs_uniform");
+  return m;
+}
+
+// ---- search.toml ---------------------------------------------------------------------------
+
+toml::table search_table(const BotSearchDefaults& s) {
+  toml::table t{{"playouts", s.playouts}, {"threads", s.threads}};
+  for (const SearchSetting& setting : search_settings()) {
+    if (!setting.in_bots) continue;
+    const double value = search_parameter(s.params, setting);
+    if (std::holds_alternative<int SearchParams::*>(setting.field))
+      t.insert(setting.key, static_cast<int64_t>(value));
+    else
+      t.insert(setting.key, value);
+  }
+  return t;
+}
+
+BotSearchDefaults read_search(const std::string& dir) {
+  TomlFile file(join(dir, kSearchToml));
+  const toml::table& t = file.table();
+  std::set<std::string> keys = {"playouts", "threads"};
+  for (const SearchSetting& setting : search_settings())
+    if (setting.in_bots) keys.insert(setting.key);
+  file.check_keys(t, "", keys);
+  BotSearchDefaults s;
+  auto whole = [&](const char* key, int fallback, int min, int max) {
+    int64_t v = file.get<int64_t>(t, key).value_or(fallback);
+    if (v < min || v > max)
+      file.fail(t.get(key), key,
+                "must be between " + std::to_string(min) + " and " + std::to_string(max));
+    return static_cast<int>(v);
+  };
+  s.playouts = whole("playouts", s.playouts, 1, 1 << 30);
+  s.threads = whole("threads", s.threads, 1, 1024);
+  SearchParams& p = s.params;
+  for (const SearchSetting& setting : search_settings()) {
+    const toml::node* node = setting.in_bots ? t.get(setting.key) : nullptr;
+    if (!node) continue;
+    const std::optional<double> value = node->value<double>();
+    if (!value) file.fail(node, setting.key, "must be a number");
+    try {
+      set_search_parameter(p, setting, *value);
+    } catch (const SettingError& e) {
+      file.fail(node, setting.key, e.what());
+    }
+  }
+  p.threads = s.threads;
+  p.root_noise = false;  // a bot plays its best, not self-play's exploration
+  return s;
+}
+
+// ---- network.toml and the checkpoint -------------------------------------------------------
+
+toml::table network_table(const CheckpointInfo& info) {
+  const NetworkConfig& c = info.config;
+  const NetworkShape& s = info.shape;
+  return toml::table{{"network", toml::table{{"blocks", c.blocks},
+                                             {"filters", c.filters},
+                                             {"policy_dim", c.policy_dim},
+                                             {"value_hidden", c.value_hidden}}},
+                     {"shape", toml::table{{"planes", s.planes},
+                                           {"ranks", s.ranks},
+                                           {"files", s.files},
+                                           {"promotion_choices", s.promotion_choices},
+                                           {"piece_types", s.piece_types},
+                                           {"value_heads", s.value_heads}}},
+                     {"checkpoint", toml::table{{"variant", info.variant},
+                                                {"encoder_version", info.encoder_version},
+                                                {"policy_size", info.policy_size},
+                                                {"step", info.step}}}};
+}
+
+// network.toml must say what network.pt says, key by key.
+void check_network_toml(const std::string& dir, const CheckpointInfo& info) {
+  TomlFile file(join(dir, kNetworkToml));
+  const toml::table expected = network_table(info);
+  file.check_keys(file.table(), "", {"network", "shape", "checkpoint"});
+  for (auto&& [name, want_node] : expected) {
+    const std::string section(name.str());
+    const toml::table& have = file.section(section);
+    for (auto&& [key, want] : *want_node.as_table()) {
+      const toml::node* got = have.get(key.str());
+      std::string field = section + "." + std::string(key.str());
+      if (!got) file.fail(nullptr, field, "missing (required)");
+      toml::node_view<const toml::node> have_value(got), want_value(&want);
+      if (have_value != want_value) {
+        std::ostringstream say;
+        say << "is " << have_value << " but " << kNetwork << " says " << want_value;
+        file.fail(got, field, say.str());
+      }
+    }
+  }
+}
+
+CheckpointInfo read_info(const std::string& checkpoint) {
+  try {
+    return read_checkpoint_info(checkpoint);
+  } catch (const CheckpointError& e) {
+    throw BotBundleError(checkpoint + ": " + e.what());
+  }
+}
+
+// The checkpoint fits the variant: its name, encoder version and shapes.
+void check_checkpoint_fits(const std::string& checkpoint, const CheckpointInfo& info,
+                           const VariantPtr& variant) {
+  Encoder encoder(variant);
+  std::string problems;
+  auto differ = [&](const std::string& what, const auto& have, const auto& want) {
+    if (have == want) return;
+    std::ostringstream say;
+    say << (problems.empty() ? "" : "; ") << what << " " << have << " (expected " << want << ")";
+    problems += say.str();
+  };
+  require_same_rules<BotBundleError>(*variant, checkpoint, info.variant, info.rules_fingerprint,
+                                     info.rules);
+  differ("encoder version", info.encoder_version, Encoder::kVersion);
+  NetworkShape want = encoder.network_shape();
+  differ("input planes", info.shape.planes, want.planes);
+  differ("ranks", info.shape.ranks, want.ranks);
+  differ("files", info.shape.files, want.files);
+  differ("promotion choices", info.shape.promotion_choices, want.promotion_choices);
+  differ("piece types", info.shape.piece_types, want.piece_types);
+  differ("value heads", info.shape.value_heads, want.value_heads);
+  differ("policy size", info.policy_size, static_cast<int64_t>(encoder.policy_size()));
+  if (!problems.empty())
+    throw BotBundleError(checkpoint + ": made for another variant or shape than variant.toml ('" +
+                         variant->name + "'): " + problems);
+}
+
+VariantPtr read_variant(const std::string& dir, const BotManifest& manifest) {
+  const std::string path = join(dir, kVariantFile);
+  VariantPtr variant;
+  try {
+    // variant.toml is the resolved variant: the options are already in it.
+    variant = load_variant_file(path);
+  } catch (const VariantError& e) {
+    throw BotBundleError(std::string(e.what()));  // names variant.toml and the line already
+  }
+  if (variant->name != manifest.variant)
+    throw BotBundleError(join(dir, kManifest) + ": variant '" + manifest.variant +
+                         "' differs from the one variant.toml defines ('" + variant->name + "')");
+  if (rules_fingerprint(*variant) != manifest.rules_fingerprint)
+    throw BotBundleError(join(dir, kManifest) + ": rules_fingerprint " +
+                         manifest.rules_fingerprint + " is not that of variant.toml (" +
+                         rules_fingerprint(*variant) + "): variant.toml was edited");
+  return variant;
+}
+
+// ---- export --------------------------------------------------------------------------------
+
+// A fresh hidden folder beside `bot_dir` for writing the bundle before it is renamed into place.
+fs::path temporary_beside(const fs::path& bot_dir, const char* what) {
+  fs::path parent = bot_dir.parent_path();
+  if (parent.empty()) parent = ".";
+  std::random_device random;
+  return parent / ("." + bot_dir.filename().string() + "." + what + "-" + std::to_string(random()));
+}
+
+void write_bundle(const fs::path& dir, const std::string& checkpoint, const VariantPtr& variant,
+                  const BotManifest& manifest, const CheckpointInfo& info) {
+  fs::create_directories(dir);
+  std::error_code ec;
+  fs::copy_file(checkpoint, dir / kNetwork, ec);
+  if (ec)
+    throw BotBundleError(checkpoint + ": cannot copy to " + dir.string() + ": " + ec.message());
+  write_file((dir / kVariantFile).string(), variant->resolved_toml);
+  write_file((dir / kManifest).string(),
+             to_text("# A FairyZero bot (training/players/bot_bundle.h): what it is and where it "
+                     "came from.",
+                     manifest_table(manifest)));
+  write_file(
+      (dir / kNetworkToml).string(),
+      to_text("# The network in network.pt, readable without LibTorch.", network_table(info)));
+  write_file((dir / kSearchToml).string(),
+             to_text("# Default search settings of this bot; the uci and xboard commands and\n"
+                     "# their options override them.",
+                     search_table(BotSearchDefaults{})));
+}
+
+// Moves the finished folder to `bot_dir`, replacing a previous bot there.
+void publish(const fs::path& temp, const fs::path& bot_dir) {
+  std::error_code ec;
+  fs::path old;
+  if (fs::exists(bot_dir, ec)) {
+    old = temporary_beside(bot_dir, "old");
+    fs::rename(bot_dir, old, ec);
+    if (ec) throw BotBundleError(bot_dir.string() + ": cannot replace: " + ec.message());
+  }
+  fs::rename(temp, bot_dir, ec);
+  if (ec) {
+    if (!old.empty()) fs::rename(old, bot_dir);
+    throw BotBundleError(bot_dir.string() + ": cannot create: " + ec.message());
+  }
+  if (!old.empty()) fs::remove_all(old, ec);
+}
+
+}  // namespace
+
+bool is_bot_bundle(const std::string& path) {
+  std::error_code ec;
+  return fs::is_regular_file(join(path, kManifest), ec);
+}
+
+BotBundle write_bot(const std::string& bot_dir, const std::string& checkpoint,
+                    const VariantPtr& variant, const BotOrigin& origin) {
+  std::error_code ec;
+  if (fs::exists(bot_dir, ec) && !is_bot_bundle(bot_dir) &&
+      !(fs::is_directory(bot_dir, ec) && fs::is_empty(bot_dir, ec)))
+    throw BotBundleError(bot_dir + ": exists and is not a bot folder; not overwriting it");
+  const CheckpointInfo info = read_info(checkpoint);
+  check_checkpoint_fits(checkpoint, info, variant);
+
+  BotManifest manifest;
+  manifest.format = kBundleFormat;
+  manifest.variant = variant->name;
+  manifest.rules_fingerprint = rules_fingerprint(*variant);
+  manifest.variant_options = origin.variant_options;
+  manifest.training_steps = info.step;
+  manifest.generation = origin.generation;
+  manifest.source_run = origin.source_run;
+  manifest.exported = now_iso();
+
+  const fs::path temp = temporary_beside(fs::absolute(bot_dir), "partial");
+  try {
+    write_bundle(temp, checkpoint, variant, manifest, info);
+    load_bot(temp.string());  // every check a user's load will make, before publishing
+    publish(temp, fs::absolute(bot_dir));
+  } catch (...) {
+    fs::remove_all(temp, ec);
+    throw;
+  }
+  return load_bot(bot_dir);
+}
+
+BotBundle load_bot(const std::string& bot_dir) {
+  std::error_code ec;
+  if (!fs::is_directory(bot_dir, ec)) throw BotBundleError(bot_dir + ": no such bot folder");
+  BotBundle bot;
+  bot.dir = bot_dir;
+  bot.manifest = read_manifest(bot_dir);
+  bot.variant = read_variant(bot_dir, bot.manifest);
+  bot.checkpoint = join(bot_dir, kNetwork);
+  if (!fs::is_regular_file(bot.checkpoint, ec)) throw BotBundleError(bot.checkpoint + ": missing");
+  const CheckpointInfo info = read_info(bot.checkpoint);
+  check_checkpoint_fits(bot.checkpoint, info, bot.variant);
+  check_network_toml(bot_dir, info);
+  bot.search = read_search(bot_dir);
+  return bot;
+}
+
+std::unique_ptr<Evaluator> make_bot_evaluator(const BotBundle& bot, const std::string& device) {
+  NetworkEvaluatorOptions options;
+  options.device = device;
+  try {
+    return NetworkEvaluator::from_checkpoint(bot.checkpoint, bot.variant, options);
+  } catch (const CheckpointError& e) {
+    throw BotBundleError(bot.dir + ": " + e.what());
+  }
+}
+
+}  // namespace fairyzero
