@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <cstdlib>
 #include <exception>
 #include <random>
 #include <stdexcept>
@@ -34,6 +35,14 @@ FuzzPlan plan_for(const Variant& v) {
   if (cells <= 64) return {300, 400};
   if (cells <= 80) return {200, 400};
   return {30, 300};
+}
+
+// FAIRYZERO_FUZZ_SCALE (a positive fraction, default 1) scales the games of every plan: the
+// sanitizer passes of scripts/test.sh, several times slower, play a quarter of them.
+int scaled_games(int games) {
+  const char* text = std::getenv("FAIRYZERO_FUZZ_SCALE");
+  const double scale = text ? std::atof(text) : 1.0;
+  return scale > 0 ? std::max(1, static_cast<int>(games * scale)) : games;
 }
 
 std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
@@ -266,7 +275,8 @@ TEST_P(RandomGameFuzz, InvariantsHoldAtEveryPly) {
   EXPECT_EQ(Position::from_fen(v, v->start_fen).fen(), Position(v).fen()) << name;
   const FuzzPlan plan = plan_for(*v);
   GameFuzzer fuzzer(v, name);
-  for (int game = 0; game < plan.games; ++game) {
+  const int games = scaled_games(plan.games);
+  for (int game = 0; game < games; ++game) {
     if (!fuzzer.play_game(kBaseSeed + static_cast<uint32_t>(game), plan.max_plies)) break;
   }
 }

@@ -9,30 +9,16 @@
 #include "mcts/inference_server.h"
 #include "nn/network_config.h"
 #include "nn/network_evaluator.h"
-#include "tests/support/test_positions.h"
+#include "tests/support/evaluation_batch.h"
 
 namespace fairyzero {
 namespace {
 
-using testing::random_positions;
+using testing::Batch;
+using testing::run_clients;
 using testing::variant;
 
 const NetworkConfig kTiny{.blocks = 1, .filters = 8, .policy_dim = 8, .value_hidden = 16};
-
-// Positions with their legal moves, kept alive for EvalRequests to point into.
-struct Batch {
-  std::vector<Position> positions;
-  std::vector<MoveList> legal;
-  std::vector<EvalRequest> requests;
-  Batch(const VariantPtr& v, int games, int plies, unsigned seed = 1)
-      : positions(random_positions(v, games, plies, seed)) {
-    legal.resize(positions.size());
-    for (size_t i = 0; i < positions.size(); ++i) {
-      positions[i].legal_moves(legal[i]);
-      requests.push_back({&positions[i], &legal[i]});
-    }
-  }
-};
 
 std::shared_ptr<NetworkEvaluator> tiny_evaluator(const VariantPtr& v) {
   Encoder enc(v);
@@ -92,31 +78,6 @@ TEST(NetworkEvaluator, RefusesUnknownDevicesAndWrongShapes) {
   EXPECT_THROW(NetworkEvaluator(v, net, {.device = "tpu"}), SettingError);
   EXPECT_THROW(NetworkEvaluator(variant("capablanca"), net), std::invalid_argument);
   EXPECT_NE(NetworkEvaluator(v, net).name().find("1x8"), std::string::npos);
-}
-
-// Four threads each evaluate positions one at a time; every result matches a direct call.
-void run_clients(Evaluator& server, Evaluator& direct, Batch& batch, int threads, float tolerance) {
-  std::vector<Evaluation> expected(batch.requests.size());
-  direct.evaluate(batch.requests, expected);
-  std::vector<std::thread> clients;
-  std::atomic<int> mismatches{0};
-  for (int t = 0; t < threads; ++t) {
-    clients.emplace_back([&, t] {
-      Evaluation e;
-      for (size_t i = t; i < batch.requests.size(); i += threads) {
-        server.evaluate(std::span(batch.requests).subspan(i, 1), std::span(&e, 1));
-        if (e.policy_logits.size() != expected[i].policy_logits.size()) {
-          ++mismatches;
-          continue;
-        }
-        for (size_t m = 0; m < e.policy_logits.size(); ++m)
-          if (std::abs(e.policy_logits[m] - expected[i].policy_logits[m]) > tolerance) ++mismatches;
-        if (std::abs(e.value[0] - expected[i].value[0]) > tolerance) ++mismatches;
-      }
-    });
-  }
-  for (std::thread& c : clients) c.join();
-  EXPECT_EQ(mismatches, 0);
 }
 
 TEST(InferenceServer, WrapsTheNetworkWithTwoServerThreads) {

@@ -1,15 +1,18 @@
-// Test-only driver for the Fairy-Stockfish engine: runs it as a child process over pipes and
-// speaks enough UCI to select a variant and run `go perft` as a reference for our move generator.
+// Test-only driver for the Fairy-Stockfish engine: runs it as an EngineProcess (the arena's
+// child processes) and speaks enough UCI to select a variant and run `go perft` as a reference
+// for our move generator.
 #pragma once
-
-#include <sys/types.h>
 
 #include <chrono>
 #include <cstdint>
-#include <deque>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
+
+namespace fairyzero {
+class EngineProcess;
+}
 
 namespace fairyzero::testing {
 
@@ -26,7 +29,8 @@ class FairyStockfish {
   // True when default_path() names an existing executable file.
   static bool available();
 
-  // Starts the engine and completes the `uci` handshake; throws std::runtime_error on failure.
+  // Starts the engine and completes the `uci` handshake; throws std::runtime_error on failure
+  // (EngineError, a runtime_error, for a process that does not answer).
   explicit FairyStockfish(std::string path = default_path());
   ~FairyStockfish();
 
@@ -49,22 +53,15 @@ class FairyStockfish {
 
  private:
   void send(const std::string& line);
-  // Next line without its terminator, skipping `info string` lines; throws on EOF or timeout.
+  // Next line, skipping `info string` lines; throws on a closed engine or timeout.
   std::string read_line(std::chrono::steady_clock::time_point deadline);
   // Reads lines until one equals `expected`.
   void wait_for(const std::string& expected, std::chrono::milliseconds timeout);
   void sync_ready(std::chrono::milliseconds timeout);
-  // After EOF or EPIPE: waits up to 1 s for the child to exit and describes how it ended.
-  std::string reap_exited_child();
   [[noreturn]] void fail(const std::string& what) const;
-  void shut_down();
 
   std::string path_;
-  pid_t pid_ = -1;
-  int to_engine_ = -1;    // write end of the engine's stdin
-  int from_engine_ = -1;  // read end of the engine's stdout and stderr
-  std::string buffer_;    // bytes read but not yet returned as lines
-  std::deque<std::string> recent_lines_;
+  std::unique_ptr<EngineProcess> engine_;
   std::chrono::seconds perft_timeout_{600};
 };
 

@@ -21,11 +21,9 @@ TEST(InternalPlayer, BuildsInternalPlayersAndRefusesTheRest) {
   EXPECT_EQ(material.label, "material");
   EXPECT_EQ(material.variant, minichess);
   EXPECT_FALSE(material.bot_search);
-  EXPECT_THROW(make_internal_player(parse_player_spec("uniform"), nullptr, "cpu"),
-               PlayerError)
+  EXPECT_THROW(make_internal_player(parse_player_spec("uniform"), nullptr, "cpu"), PlayerError)
       << "uniform needs a variant";
-  EXPECT_THROW(make_internal_player(parse_player_spec("uci:engine"), minichess, "cpu"),
-               PlayerError)
+  EXPECT_THROW(make_internal_player(parse_player_spec("uci:engine"), minichess, "cpu"), PlayerError)
       << "an engine is not an internal player";
 }
 
