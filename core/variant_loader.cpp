@@ -332,13 +332,7 @@ void Loader::default_initial_cells(Variant& v, const toml::table& setup) const {
 }  // namespace detail
 
 VariantPtr load_variant_text(std::string_view text, const std::string& source_name) {
-  toml::table root;
-  try {
-    root = toml::parse(text, source_name);
-  } catch (const toml::parse_error& e) {
-    throw VariantError(source_name + ":" + std::to_string(e.source().begin.line) + ": " +
-                       std::string(e.description()));
-  }
+  const toml::table root = StrictToml<VariantError>(source_name).parse_text(text);
   return detail::Loader(source_name).load(root);
 }
 
@@ -377,13 +371,7 @@ VariantPtr load_variant_file(const std::string& path, const VariantOverrides& ov
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
     throw VariantError(path + ": no such variant file");
-  toml::table root;
-  try {
-    root = toml::parse_file(path);
-  } catch (const toml::parse_error& e) {
-    throw VariantError(path + ":" + std::to_string(e.source().begin.line) + ": " +
-                       std::string(e.description()));
-  }
+  toml::table root = StrictToml<VariantError>(path).parse_file();
   apply_overrides(root, overrides, path);
   return detail::Loader(path).load(root);
 }

@@ -8,25 +8,23 @@
 #include <sstream>
 #include <string>
 
-#define TOML_EXCEPTIONS 1
-#include <toml++/toml.h>
-
+#include "core/strict_toml.h"
 #include "core/variant.h"
 
 namespace fairyzero::detail {
 
 // Reads one variant file: one method per section, each checking types and unknown keys, and
 // naming the file, line and field of every mistake.
-class Loader {
+class Loader : StrictToml<VariantError> {
  public:
-  Loader(std::string source) : source_(std::move(source)) {}
+  explicit Loader(std::string source) : StrictToml(std::move(source)) {}
 
   VariantPtr load(const toml::table& root) {
     check_keys(root, "",
                {"variant", "board", "zones", "river", "players", "pieces", "rules", "castling",
                 "coronation", "setup"});
     auto v = std::make_shared<Variant>();
-    v->source_file = source_;
+    v->source_file = source();
     read_metadata(root, *v);
     read_board(root, *v);
     read_river(root, *v);
@@ -50,7 +48,7 @@ class Loader {
   // that order, after the rest.
   std::string resolved_text(const toml::table& root, const Variant& v) const {
     std::ostringstream text;
-    text << "# " << v.name << " as loaded from " << source_
+    text << "# " << v.name << " as loaded from " << source()
          << " with its overrides applied (written by FairyZero).\n";
     toml::table rest = root;
     rest.erase("pieces");
@@ -60,84 +58,6 @@ class Loader {
       text << "\n"
            << toml::table{{"pieces", toml::table{{p.name, *pieces[p.name].as_table()}}}} << "\n";
     return text.str();
-  }
-
-  [[noreturn]] void fail(const toml::source_region& at, const std::string& field,
-                         const std::string& what) const {
-    std::string line = at.begin.line ? ":" + std::to_string(at.begin.line) : "";
-    throw VariantError(source_ + line + ": " + (field.empty() ? "" : field + ": ") + what);
-  }
-
-  static std::string join(const std::string& section, const std::string& key) {
-    return section.empty() ? key : section + "." + key;
-  }
-
-  void check_keys(const toml::table& t, const std::string& section,
-                  std::set<std::string> allowed) const {
-    for (auto&& [key, node] : t)
-      if (!allowed.count(std::string(key.str())))
-        fail(key.source(), join(section, std::string(key.str())),
-             "unknown key (allowed here: " + list(allowed) + ")");
-  }
-
-  static std::string list(const std::set<std::string>& names) {
-    std::string out;
-    for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
-    return out;
-  }
-
-  template <typename T>
-  static const char* type_name() {
-    if constexpr (std::is_same_v<T, std::string>)
-      return "a string";
-    else if constexpr (std::is_same_v<T, bool>)
-      return "true or false";
-    else
-      return "an integer";
-  }
-
-  template <typename T>
-  std::optional<T> get(const toml::table& t, const std::string& key,
-                       const std::string& section) const {
-    const toml::node* n = t.get(key);
-    if (!n) return std::nullopt;
-    std::optional<T> value;
-    if constexpr (std::is_same_v<T, int>) {
-      if (auto i = n->value_exact<int64_t>()) value = static_cast<int>(*i);
-    } else {
-      value = n->value_exact<T>();
-    }
-    if (!value) fail(n->source(), join(section, key), std::string("must be ") + type_name<T>());
-    return value;
-  }
-
-  template <typename T>
-  T require(const toml::table& t, const std::string& key, const std::string& section) const {
-    std::optional<T> value = get<T>(t, key, section);
-    if (!value) fail(t.source(), join(section, key), "missing (required)");
-    return *value;
-  }
-
-  const toml::table& require_table(const toml::table& t, const std::string& key,
-                                   const std::string& section) const {
-    const toml::node* n = t.get(key);
-    if (!n) fail(t.source(), join(section, key), "the section is missing (required)");
-    if (!n->is_table()) fail(n->source(), join(section, key), "must be a table");
-    return *n->as_table();
-  }
-
-  // A list of strings, or one string standing for a list of one.
-  std::vector<std::string> strings(const toml::node& n, const std::string& field) const {
-    std::vector<std::string> out;
-    if (auto s = n.value_exact<std::string>()) return {*s};
-    const toml::array* arr = n.as_array();
-    if (!arr) fail(n.source(), field, "must be a string or a list of strings");
-    for (const toml::node& el : *arr) {
-      auto s = el.value_exact<std::string>();
-      if (!s) fail(el.source(), field, "must be a list of strings");
-      out.push_back(*s);
-    }
-    return out;
   }
 
   // Cells from zone names and cell specs ("e4", "a8-h8").
@@ -319,8 +239,6 @@ class Loader {
   int piece_letter(const Variant& v, const toml::node& n, const std::string& field) const;
   void per_army_cells(const Variant& v, const toml::node& n, const std::string& field,
                       std::array<CellSet, kMaxArmies>& out) const;
-
-  std::string source_;
 };
 
 }  // namespace fairyzero::detail

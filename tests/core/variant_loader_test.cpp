@@ -90,7 +90,7 @@ TEST(VariantLoader, WrongType) {
   std::string text = chess_with("files = 8", "files = \"eight\"");
   std::string message = load_error(text);
   expect_names(message, line_of(text, "files = \"eight\""), "board.files");
-  EXPECT_TRUE(contains(message, "integer")) << message;
+  EXPECT_TRUE(contains(message, "whole number")) << message;
   text = chess_with("royal = true", "royal = \"yes\"");
   expect_names(load_error(text), line_of(text, "royal = \"yes\""), "pieces.king.royal");
 }

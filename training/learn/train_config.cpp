@@ -10,10 +10,8 @@
 #include <stdexcept>
 #include <variant>
 
+#include "core/strict_toml.h"
 #include "mcts/search_settings.h"
-
-#define TOML_EXCEPTIONS 1
-#include <toml++/toml.h>
 
 namespace fairyzero {
 namespace {
@@ -120,64 +118,53 @@ const std::map<std::string, std::set<std::string>> kChoices = {
     {"schedule", {"constant", "cosine", "step"}},
     {"networks", {"shared", "per-seat"}}};
 
-[[noreturn]] void fail(const std::string& file, const toml::source_region& at,
-                       const std::string& key, const std::string& what) {
-  throw TrainConfigError(file + ":" + std::to_string(at.begin.line) + ": " + key + ": " + what);
-}
+using ConfigReader = StrictToml<TrainConfigError>;
 
-void read_setting(const std::string& file, const Setting& s, const toml::node& n) {
-  std::string key = std::string(s.section) + "." + s.key;
-  auto number = [&]() -> double {
-    if (auto i = n.value_exact<int64_t>()) return static_cast<double>(*i);
-    if (auto d = n.value_exact<double>()) return *d;
-    fail(file, n.source(), key, "must be a number");
-  };
+void read_setting(const ConfigReader& reader, const Setting& s, const toml::node& n) {
+  const std::string key = std::string(s.section) + "." + s.key;
   auto in_range = [&](double x) {
     if (x < s.min || x > s.max)
-      fail(file, n.source(), key,
-           "must be between " + std::to_string(s.min) + " and " + std::to_string(s.max));
+      reader.fail(n.source(), key,
+                  "must be between " + std::to_string(s.min) + " and " + std::to_string(s.max));
     return x;
   };
   std::visit(
       [&](auto* field) {
         using T = std::remove_pointer_t<decltype(field)>;
         if constexpr (std::is_same_v<T, std::string>) {
-          auto v = n.value_exact<std::string>();
-          if (!v) fail(file, n.source(), key, "must be a string");
+          const std::string v = reader.value<std::string>(n, key);
           auto choices = kChoices.find(s.key);
-          if (choices != kChoices.end() && !choices->second.count(*v)) {
+          if (choices != kChoices.end() && !choices->second.count(v)) {
             std::string list;
             for (const std::string& c : choices->second) list += (list.empty() ? "" : ", ") + c;
-            fail(file, n.source(), key, "'" + *v + "' is not one of " + list);
+            reader.fail(n.source(), key, "'" + v + "' is not one of " + list);
           }
-          *field = *v;
+          *field = v;
         } else if constexpr (std::is_same_v<T, bool>) {
-          auto v = n.value_exact<bool>();
-          if (!v) fail(file, n.source(), key, "must be true or false");
-          *field = *v;
+          *field = reader.value<bool>(n, key);
         } else if constexpr (std::is_same_v<T, double>) {
-          *field = in_range(number());
+          *field = in_range(reader.value<double>(n, key));
         } else if constexpr (std::is_same_v<T, float>) {
-          *field = static_cast<float>(in_range(number()));
+          *field = static_cast<float>(in_range(reader.value<double>(n, key)));
         } else if constexpr (std::is_same_v<T, std::vector<int64_t>>) {
           const toml::array* list = n.as_array();
           if (!list)
-            fail(file, n.source(), key, "must be a list of whole numbers, e.g. [1000, 2000]");
+            reader.fail(n.source(), key, "must be a list of whole numbers, e.g. [1000, 2000]");
           field->clear();
           for (const toml::node& item : *list) {
-            auto v = item.value_exact<int64_t>();
-            if (!v) fail(file, item.source(), key, "must be a list of whole numbers");
-            if (*v < s.min || *v > s.max)
-              fail(file, item.source(), key,
-                   "each entry must be at least " + std::to_string(static_cast<int64_t>(s.min)));
-            if (!field->empty() && *v <= field->back())
-              fail(file, item.source(), key, "entries must increase");
-            field->push_back(*v);
+            const int64_t v = reader.value<int64_t>(item, key);
+            if (v < s.min || v > s.max)
+              reader.fail(
+                  item.source(), key,
+                  "each entry must be at least " + std::to_string(static_cast<int64_t>(s.min)));
+            if (!field->empty() && v <= field->back())
+              reader.fail(item.source(), key, "entries must increase");
+            field->push_back(v);
           }
         } else {
-          double x = in_range(number());
+          double x = in_range(reader.value<double>(n, key));
           if (x != static_cast<double>(static_cast<int64_t>(x)))
-            fail(file, n.source(), key, "must be a whole number");
+            reader.fail(n.source(), key, "must be a whole number");
           *field = static_cast<T>(x);
         }
       },
@@ -250,28 +237,21 @@ std::vector<std::string> variant_overrides(const RunSettings& run) {
 }
 
 TrainConfig load_train_config(const std::string& path) {
-  toml::table root;
-  try {
-    root = toml::parse_file(path);
-  } catch (const toml::parse_error& e) {
-    throw TrainConfigError(path + ":" + std::to_string(e.source().begin.line) + ": " +
-                           std::string(e.description()));
-  } catch (const std::exception& e) {
-    throw TrainConfigError(path + ": cannot read the training config: " + e.what());
-  }
+  const ConfigReader reader(path);
+  const toml::table root = reader.parse_file();
   TrainConfig config;
   std::vector<Setting> all = settings(config);
   for (auto&& [section, node] : root) {
     const toml::table* table = node.as_table();
-    if (!table) fail(path, node.source(), std::string(section.str()), "must be a [section]");
+    if (!table) reader.fail(node.source(), std::string(section.str()), "must be a [section]");
     for (auto&& [key, value] : *table) {
       auto it = std::find_if(all.begin(), all.end(), [&](const Setting& s) {
         return s.section == section.str() && s.key == key.str();
       });
       if (it == all.end())
-        fail(path, key.source(), std::string(section.str()) + "." + std::string(key.str()),
-             "unknown setting (see docs/TRAINING.md)");
-      read_setting(path, *it, value);
+        reader.fail(key.source(), std::string(section.str()) + "." + std::string(key.str()),
+                    "unknown setting (see docs/TRAINING.md)");
+      read_setting(reader, *it, value);
     }
   }
   if (config.selfplay.fast_playouts > config.selfplay.full_playouts)

@@ -11,10 +11,8 @@
 #include <set>
 #include <sstream>
 
-#define TOML_EXCEPTIONS 1
-#include <toml++/toml.h>
-
 #include "core/rules_fingerprint.h"
+#include "core/strict_toml.h"
 #include "core/variant_loader.h"
 #include "mcts/search_settings.h"
 #include "nn/checkpoint.h"
@@ -36,76 +34,14 @@ std::string join(const std::string& dir, const std::string& name) {
   return (fs::path(dir) / name).string();
 }
 
-// A parsed TOML file of a bundle, with readers whose errors name the file, line and key.
-class TomlFile {
+// A parsed TOML file of a bundle, read strictly: errors name the file, line and key.
+class TomlFile : public StrictToml<BotBundleError> {
  public:
-  explicit TomlFile(std::string path) : path_(std::move(path)) {
-    std::error_code ec;
-    if (!fs::is_regular_file(path_, ec)) throw BotBundleError(path_ + ": missing");
-    try {
-      table_ = toml::parse_file(path_);
-    } catch (const toml::parse_error& e) {
-      throw BotBundleError(path_ + ":" + std::to_string(e.source().begin.line) +
-                           ": malformed TOML: " + std::string(e.description()));
-    }
-  }
-
+  explicit TomlFile(std::string path) : StrictToml(std::move(path)), table_(parse_file()) {}
   const toml::table& table() const { return table_; }
-
-  [[noreturn]] void fail(const toml::node* at, const std::string& key,
-                         const std::string& what) const {
-    std::string line = at ? ":" + std::to_string(at->source().begin.line) : "";
-    throw BotBundleError(path_ + line + ": " + key + ": " + what);
-  }
-
-  // Every key of `table` must be one of `known` (a misspelt setting is an error, not a no-op).
-  void check_keys(const toml::table& table, const std::string& section,
-                  const std::set<std::string>& known) const {
-    for (auto&& [key, node] : table)
-      if (!known.count(std::string(key.str())))
-        fail(&node, section + std::string(key.str()), "unknown key");
-  }
-
-  template <typename T>
-  std::optional<T> get(const toml::table& table, const std::string& key,
-                       const std::string& section = "") const {
-    const toml::node* node = table.get(key);
-    if (!node) return std::nullopt;
-    std::optional<T> value = node->value_exact<T>();
-    if constexpr (std::is_same_v<T, double>) {
-      if (!value)
-        if (auto i = node->value_exact<int64_t>()) value = static_cast<double>(*i);
-    }
-    if (!value) fail(node, section + key, std::string("must be a ") + type_name<T>());
-    return value;
-  }
-
-  template <typename T>
-  T require(const toml::table& table, const std::string& key,
-            const std::string& section = "") const {
-    std::optional<T> value = get<T>(table, key, section);
-    if (!value) fail(nullptr, section + key, "missing (required)");
-    return *value;
-  }
-
-  const toml::table& section(const std::string& name) const {
-    const toml::node* node = table_.get(name);
-    if (!node) fail(nullptr, "[" + name + "]", "the section is missing (required)");
-    if (!node->is_table()) fail(node, name, "must be a [section]");
-    return *node->as_table();
-  }
+  const toml::table& section(const std::string& name) const { return require_table(table_, name); }
 
  private:
-  template <typename T>
-  static const char* type_name() {
-    if constexpr (std::is_same_v<T, std::string>) return "string";
-    if constexpr (std::is_same_v<T, int64_t>) return "whole number";
-    if constexpr (std::is_same_v<T, double>) return "number";
-    if constexpr (std::is_same_v<T, bool>) return "boolean";
-    return "value";
-  }
-
-  std::string path_;
   toml::table table_;
 };
 
@@ -151,7 +87,7 @@ BotManifest read_manifest(const std::string& dir) {
                   {"format", "variant", "variant_options", "training_steps", "generation",
                    "source_run", "exported", "elo_vs_uniform", "rules_fingerprint"});
   BotManifest m;
-  m.format = static_cast<int>(file.require<int64_t>(t, "format"));
+  m.format = file.require<int>(t, "format");
   if (m.format != kBundleFormat)
     file.fail(t.get("format"), "format",
               "version " + std::to_string(m.format) + " is not supported (this build reads " +
@@ -168,7 +104,7 @@ BotManifest read_manifest(const std::string& dir) {
     }
   }
   m.training_steps = file.require<int64_t>(t, "training_steps");
-  m.generation = static_cast<int>(file.require<int64_t>(t, "generation"));
+  m.generation = file.require<int>(t, "generation");
   m.source_run = file.get<std::string>(t, "source_run").value_or("");
   m.exported = file.get<std::string>(t, "exported").value_or("");
   m.elo_vs_uniform = file.get<double>(t, "elo_vs_uniform");
