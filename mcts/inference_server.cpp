@@ -10,10 +10,9 @@ InferenceServer::InferenceServer(std::shared_ptr<Evaluator> backend,
                                  const InferenceServerConfig& config)
     : backend_(std::move(backend)), config_(config) {
   if (!backend_) throw std::invalid_argument("InferenceServer: no backend evaluator");
-  if (config.max_batch < 1 || config.max_wait_us < 0 || config.threads < 1)
+  if (config.max_batch < 1 || config.max_wait_us < 0 || config.threads < 1 || config.clients < 0)
     throw std::invalid_argument(
-        "InferenceServer: max_batch and threads must be >= 1 and "
-        "max_wait_us >= 0");
+        "InferenceServer: max_batch and threads must be >= 1, max_wait_us and clients >= 0");
   for (int i = 0; i < config.threads; ++i) threads_.emplace_back([this] { serve(); });
 }
 
@@ -57,9 +56,14 @@ void InferenceServer::submit_and_wait(Pending& pending) {
   queued_positions_ += static_cast<int>(pending.requests.size());
   // The gatherer sleeps until work arrives or its deadline passes: wake it only when it must
   // start a deadline or when the batch is full, not for every arrival.
-  if (was_empty || queued_positions_ >= config_.max_batch) work_cv_.notify_one();
+  if (was_empty || batch_ready()) work_cv_.notify_one();
   pending.cv.wait(lock, [&] { return pending.done; });
   if (pending.error) std::rethrow_exception(pending.error);
+}
+
+bool InferenceServer::batch_ready() const {
+  return queued_positions_ >= config_.max_batch ||
+         (config_.clients > 0 && static_cast<int>(queue_.size()) >= config_.clients);
 }
 
 void InferenceServer::gather(std::vector<Pending*>& taken) {
@@ -69,7 +73,7 @@ void InferenceServer::gather(std::vector<Pending*>& taken) {
   work_cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
   if (queue_.empty()) return;  // stopping, nothing left
   const auto deadline = queue_.front()->arrival + std::chrono::microseconds(config_.max_wait_us);
-  while (!stopping_ && queued_positions_ < config_.max_batch) {
+  while (!stopping_ && !batch_ready()) {
     if (work_cv_.wait_until(lock, deadline) == std::cv_status::timeout) break;
   }
   int positions = 0;

@@ -23,6 +23,10 @@ struct InferenceServerConfig {
   // How long a server thread waits for a batch to fill, counted from the arrival of the oldest
   // queued request (KataGo waitPopUpToN, OpenSpiel's 1 ms deadline). 0: run what is there.
   int max_wait_us = 1000;
+  // Callers that each keep one request waiting at a time (self-play's workers): once that many
+  // requests are queued no more can come, so the batch closes at once instead of sleeping out
+  // the deadline. 0: unknown, the deadline decides.
+  int clients = 0;
   // Server threads. One gathers at a time (OpenSpiel: one popper under a mutex); with two, one
   // gathers the next batch while the other evaluates (useful with a GPU).
   int threads = 1;
@@ -71,6 +75,8 @@ class InferenceServer : public Evaluator {
 
   void submit_and_wait(Pending& pending);
   void serve();
+  // A full batch, or every client's request queued (under mutex_).
+  bool batch_ready() const;
   // Pops the next batch (blocks); empty when the server is stopping and the queue is drained.
   void gather(std::vector<Pending*>& taken);
 

@@ -15,9 +15,9 @@ class SeatRoutingEvaluator : public Evaluator {
   // evaluator may serve several seats. Throws std::invalid_argument on a null or empty list.
   explicit SeatRoutingEvaluator(std::vector<std::shared_ptr<Evaluator>> per_seat);
 
-  // Splits the batch by seat to move, calls each seat's evaluator once on its share (in seat
-  // order, one after another) and puts the results back in the batch's order. Thread safe when
-  // the seats' evaluators are.
+  // Splits the batch by the evaluator of the seat to move, calls each evaluator once on its
+  // share, all at once (one thread per share after the first), and puts the results back in
+  // the batch's order. Thread safe when the seats' evaluators are.
   void evaluate(std::span<const EvalRequest> batch, std::span<Evaluation> out) override;
   // "seats(a, b, ...)" with the seats' evaluator names.
   std::string name() const override;

@@ -104,5 +104,25 @@ TEST(InferenceServer, ShutdownCompletesWaitingCallersThenRefuses) {
   EXPECT_THROW(server.evaluate(std::span(batch.requests).subspan(0, 1), out), std::runtime_error);
 }
 
+// With every client's request queued no more can come: the batch goes at once, not after the
+// deadline (a minute here, which the test would otherwise wait out).
+TEST(InferenceServer, ABatchClosesWhenEveryClientHasQueued) {
+  VariantPtr v = variant("chess");
+  Batch batch(v, 1, 3);
+  auto backend = std::make_shared<FakeEvaluator>();
+  InferenceServer server(backend, {.max_batch = 1000, .max_wait_us = 60'000'000, .clients = 3});
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<std::thread> clients;
+  for (int t = 0; t < 3; ++t)
+    clients.emplace_back([&, t] {
+      Evaluation e;
+      server.evaluate(std::span(batch.requests).subspan(t, 1), std::span(&e, 1));
+    });
+  for (std::thread& c : clients) c.join();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
+  EXPECT_EQ(server.stats().positions, 3);
+  EXPECT_EQ(server.stats().batches, 1) << "the three requests in one batch";
+}
+
 }  // namespace
 }  // namespace fairyzero

@@ -2,6 +2,8 @@
 // the batch's order, and a batch of one seat is passed through whole.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <condition_variable>
 #include <deque>
 #include <mutex>
 
@@ -105,6 +107,55 @@ TEST(SeatRoutingEvaluator, RefusesMissingEvaluatorsAndUnknownSeats) {
   std::vector<EvalRequest> batch = {{&positions[2], &legal}};
   std::vector<Evaluation> out(1);
   EXPECT_THROW(two.evaluate(batch, out), std::out_of_range);
+}
+
+// Two seats' evaluators that each wait for the other to be called: they finish only when the
+// routing submits both shares before waiting for either.
+class RendezvousEvaluator : public Evaluator {
+ public:
+  RendezvousEvaluator(std::mutex& mutex, std::condition_variable& cv, int& entered)
+      : mutex_(mutex), cv_(cv), entered_(entered) {}
+  void evaluate(std::span<const EvalRequest> batch, std::span<Evaluation> out) override {
+    std::unique_lock lock(mutex_);
+    ++entered_;
+    cv_.notify_all();
+    met = cv_.wait_for(lock, std::chrono::seconds(20), [&] { return entered_ >= 2; });
+    for (size_t i = 0; i < batch.size(); ++i) {
+      out[i].policy_logits.assign(batch[i].legal->size(), 0.0f);
+      out[i].value.fill(0.5f);
+    }
+  }
+  std::string name() const override { return "rendezvous"; }
+  bool met = false;
+
+ private:
+  std::mutex& mutex_;
+  std::condition_variable& cv_;
+  int& entered_;
+};
+
+TEST(SeatRouting, EverySeatsShareIsSubmittedBeforeAnyIsAwaited) {
+  std::mutex mutex;
+  std::condition_variable cv;
+  int entered = 0;
+  auto white = std::make_shared<RendezvousEvaluator>(mutex, cv, entered);
+  auto black = std::make_shared<RendezvousEvaluator>(mutex, cv, entered);
+  SeatRoutingEvaluator routing({white, black});
+  VariantPtr v = find_variant("chess");
+  std::deque<Position> positions;
+  positions.emplace_back(v);
+  positions.push_back(positions.back());
+  positions.back().play(positions.back().parse_move("e2e4"));
+  std::vector<MoveList> legal(2);
+  std::vector<EvalRequest> requests;
+  for (size_t i = 0; i < 2; ++i) {
+    positions[i].legal_moves(legal[i]);
+    requests.push_back({&positions[i], &legal[i]});
+  }
+  std::vector<Evaluation> out(2);
+  routing.evaluate(requests, out);
+  EXPECT_TRUE(white->met && black->met) << "the shares were evaluated one after the other";
+  EXPECT_EQ(out[1].policy_logits.size(), static_cast<size_t>(legal[1].size()));
 }
 
 }  // namespace

@@ -57,6 +57,7 @@ GameRunnerConfig runner_config(const SelfPlayConfig& c) {
   r.games = c.games;
   r.threads = c.workers;
   r.games_per_thread = c.games_per_worker;
+  r.batches_in_flight = c.batches_in_flight;
   r.leaves_per_game = c.leaves_per_game;
   r.full_search_probability = c.full_search_probability;
   r.fast_playouts = c.fast_playouts;

@@ -22,7 +22,8 @@ struct SelfPlayConfig {
   int games = 64;   // games per generation
   int workers = 2;  // threads; each plays `games_per_worker` games at a time
   int games_per_worker = 16;
-  int leaves_per_game = 4;  // leaves per game in each batched round
+  int batches_in_flight = 2;  // evaluator calls each worker keeps in flight (game runner lanes)
+  int leaves_per_game = 4;    // leaves per game in each batched round
   // Playout cap randomization (KataGo): a move gets a full search with this probability and
   // becomes a training target; other moves get a fast search and are not recorded.
   int full_playouts = 200;

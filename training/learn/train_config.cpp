@@ -57,6 +57,8 @@ std::vector<Setting> settings(TrainConfig& c) {
        kMidRun},
       {"selfplay", "games_per_worker", &s.games_per_worker, 1, 4096, "games at once per worker",
        kMidRun},
+      {"selfplay", "batches_in_flight", &s.batches_in_flight, 1, 8,
+       "evaluator calls each worker keeps in flight (its games in this many lanes)", kMidRun},
       {"selfplay", "leaves_per_game", &s.leaves_per_game, 1, 64, "leaves per game per batch",
        kMidRun},
       {"selfplay", "full_playouts", &s.full_playouts, 1, 1e6, "playouts of a full search"},

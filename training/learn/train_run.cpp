@@ -261,8 +261,12 @@ void TrainingRun::self_play_generation(int generation,
   const TrainConfig& c = config_;
   const std::string network_name = generation_name(network_generation);
   const VariantPtr& variant = variant_;
-  const InferenceServerConfig server_config{.max_batch = c.inference.max_batch,
-                                            .max_wait_us = c.inference.max_wait_us};
+  // Each self-play worker keeps `batches_in_flight` requests waiting at most: with all of them
+  // queued the batch can grow no more, so it goes without waiting out the deadline.
+  const InferenceServerConfig server_config{
+      .max_batch = c.inference.max_batch,
+      .max_wait_us = c.inference.max_wait_us,
+      .clients = c.selfplay.workers * c.selfplay.batches_in_flight};
   InferenceServer server(networks.front(), server_config);
   SelfPlayConfig selfplay = c.selfplay;
   selfplay.seed = c.run.seed * 1000 + static_cast<uint64_t>(generation);

@@ -1,16 +1,19 @@
-// The game runner: worker threads that each keep a group of games going, one batched search
-// per evaluator per round, then a move in every game; finished games go to the hooks.
+// The game runner: worker threads that each keep a group of games going, one evaluator call
+// per evaluator per round, a move in every game whose search is done; finished games go to the
+// hooks.
 #include "training/play/game_runner.h"
 
 #include <algorithm>
 #include <chrono>
 #include <exception>
+#include <future>
 #include <mutex>
 #include <random>
+#include <span>
+#include <stdexcept>
 #include <thread>
 
 #include "core/errors.h"
-#include "mcts/batched_search.h"
 
 namespace fairyzero {
 namespace {
@@ -31,7 +34,10 @@ struct GameSlot {
   std::unique_ptr<GameObserver> observer;
   std::mt19937_64 rng;
   PlayedGame record;
-  bool full = true;  // this move gets the full playouts
+  bool full = true;     // this move gets the full playouts
+  SearchLimits limits;  // of the mover's current search
+  std::vector<PendingLeaf> leaves;
+  int pending = 0;  // leaves gathered this round
   std::array<int, kMaxSeats> low_streak{};
   Clock::time_point started;
 
@@ -98,41 +104,124 @@ class Worker {
          GameLedger& ledger)
       : variant_(variant), config_(config), hooks_(hooks), ledger_(ledger) {}
 
+  // The worker's games are split into lanes, each with its own evaluator calls in flight: while
+  // one lane's batch is evaluated (on another thread), the worker backs up the previous batch of
+  // the next lane and gathers its next one. In a lane's round every game still searching gathers
+  // leaves (one call per evaluator); then every game whose search is done plays its move and
+  // starts its next search, or its slot the next game, at once: no game waits for the slowest.
   void run() {
     std::vector<GameSlot> slots(std::max(1, config_.games_per_thread));
-    for (GameSlot& slot : slots) start_next(slot);
-    std::vector<Evaluator*> evaluators;
-    std::vector<Search*> searches;
-    std::vector<SearchLimits> limits;
-    long long evaluated = 0;
-    while (true) {
-      // One batched search per evaluator: the games whose mover it plays.
-      evaluators.clear();
-      for (GameSlot& slot : slots) {
-        if (slot.index < 0) continue;
-        Evaluator* evaluator = slot.mover_agent().evaluator;
-        if (std::find(evaluators.begin(), evaluators.end(), evaluator) == evaluators.end())
-          evaluators.push_back(evaluator);
-      }
-      if (evaluators.empty()) break;
-      for (Evaluator* evaluator : evaluators) {
-        searches.clear();
-        limits.clear();
-        for (GameSlot& slot : slots) {
-          if (slot.index < 0 || slot.mover_agent().evaluator != evaluator) continue;
-          searches.push_back(&slot.mover());
-          limits.push_back(
-              {.playouts = slot.full ? slot.mover_agent().playouts : config_.fast_playouts});
-        }
-        evaluated += run_batched(searches, limits, *evaluator, config_.leaves_per_game).evaluated;
-      }
-      for (GameSlot& slot : slots)
-        if (slot.index >= 0 && advance(slot)) start_next(slot);
+    const int lane_count = std::clamp(config_.batches_in_flight, 1, static_cast<int>(slots.size()));
+    std::vector<Lane> lanes(lane_count);
+    for (size_t i = 0; i < slots.size(); ++i) {
+      start_next(slots[i]);
+      lanes[i % lane_count].slots.push_back(&slots[i]);
     }
-    ledger_.add_evaluated(evaluated);
+    try {
+      for (Lane& lane : lanes) submit(lane, lane_count > 1);
+      for (bool any = true; any;) {
+        any = false;
+        for (Lane& lane : lanes) {
+          if (lane.calls.empty()) continue;
+          complete(lane);
+          submit(lane, lane_count > 1);
+          any = true;
+        }
+      }
+    } catch (...) {
+      for (Lane& lane : lanes) wait_quietly(lane);  // no call may outlive the slots
+      throw;
+    }
+    ledger_.add_evaluated(evaluated_);
   }
 
  private:
+  // One evaluator's share of a lane's round: the games, their leaves' requests and results.
+  struct Call {
+    Evaluator* evaluator = nullptr;
+    std::vector<GameSlot*> games;
+    std::vector<EvalRequest> requests;
+    std::vector<Evaluation> results;
+    std::future<void> done;  // invalid when evaluated in the worker's thread
+  };
+  struct Lane {
+    std::vector<GameSlot*> slots;
+    std::vector<Call> calls;  // in flight
+  };
+
+  // Gathers leaves from every game of the lane that is still searching and sends them, one call
+  // per evaluator, on other threads when `asynchronous`. A lane with nothing to evaluate is
+  // completed and gathered again at once (its searches finish without the evaluator).
+  void submit(Lane& lane, bool asynchronous) {
+    while (true) {
+      lane.calls.clear();
+      bool active = false;
+      for (GameSlot* slot : lane.slots) {
+        if (slot->index < 0) continue;
+        active = true;
+        Search& search = slot->mover();
+        if (search.done(slot->limits)) continue;
+        slot->pending = search.gather(config_.leaves_per_game, slot->leaves);
+        if (slot->pending == 0) continue;
+        Evaluator* evaluator = slot->mover_agent().evaluator;
+        auto call = std::find_if(lane.calls.begin(), lane.calls.end(),
+                                 [&](const Call& c) { return c.evaluator == evaluator; });
+        if (call == lane.calls.end()) {
+          lane.calls.emplace_back();
+          call = lane.calls.end() - 1;
+          call->evaluator = evaluator;
+        }
+        call->games.push_back(slot);
+        for (int i = 0; i < slot->pending; ++i)
+          call->requests.push_back({&slot->leaves[i].position, &slot->leaves[i].legal});
+      }
+      if (!active) return;
+      if (lane.calls.empty()) {
+        advance_finished_searches(lane);
+        continue;
+      }
+      for (Call& call : lane.calls) {
+        call.results.resize(call.requests.size());
+        auto evaluate = [&call] { call.evaluator->evaluate(call.requests, call.results); };
+        if (asynchronous)
+          call.done = std::async(std::launch::async, evaluate);
+        else
+          evaluate();
+      }
+      return;
+    }
+  }
+
+  // Waits for the lane's calls, backs up their results, and plays the moves of every game whose
+  // search is done.
+  void complete(Lane& lane) {
+    for (Call& call : lane.calls) {
+      if (call.done.valid()) call.done.get();  // rethrows the evaluator's error
+      size_t offset = 0;
+      for (GameSlot* slot : call.games) {
+        slot->mover().finish(
+            std::span(slot->leaves).first(slot->pending),
+            std::span<const Evaluation>(call.results).subspan(offset, slot->pending));
+        offset += slot->pending;
+      }
+      evaluated_ += static_cast<long long>(call.requests.size());
+    }
+    lane.calls.clear();
+    advance_finished_searches(lane);
+  }
+
+  void advance_finished_searches(Lane& lane) {
+    // Every round makes playouts: nothing is in flight when a search gathers, so its first leaf
+    // is either evaluated or (a finished game, a proven node) completed on the spot.
+    for (GameSlot* slot : lane.slots)
+      if (slot->index >= 0 && slot->mover().done(slot->limits) && advance(*slot)) start_next(*slot);
+  }
+
+  static void wait_quietly(Lane& lane) {
+    for (Call& call : lane.calls)
+      if (call.done.valid()) call.done.wait();
+  }
+
   // Starts the next game in `slot` (or leaves it idle); games already over after their
   // opening are reported at once.
   void start_next(GameSlot& slot) {
@@ -179,11 +268,14 @@ class Worker {
     choose_search(slot);
   }
 
+  // Decides this move's search (full or fast) and begins it.
   void choose_search(GameSlot& slot) {
     std::uniform_real_distribution<double> uniform(0, 1);
     slot.full = config_.fast_playouts <= 0 || uniform(slot.rng) < config_.full_search_probability;
     for (size_t a = 0; a < slot.searches.size(); ++a)
       slot.searches[a]->set_root_noise(slot.full && slot.agents[a]->params.root_noise);
+    slot.limits = {.playouts = slot.full ? slot.mover_agent().playouts : config_.fast_playouts};
+    slot.mover().begin(slot.limits);
   }
 
   // Plays the searched move; returns whether the game is over (and reported).
@@ -242,6 +334,7 @@ class Worker {
   const GameRunnerConfig& config_;
   const GameHooks& hooks_;
   GameLedger& ledger_;
+  long long evaluated_ = 0;
   long long slot_moves_ = 0;  // moves played since the last finished game, for the stats
 };
 

@@ -25,7 +25,7 @@ struct SeatAgent {
   SeatAgent(Evaluator* evaluator, int playouts, std::string label, SearchParams params = {})
       : evaluator(evaluator), playouts(playouts), label(std::move(label)), params(params) {}
 
-  Evaluator* evaluator = nullptr;  // must outlive the games; called by one thread at a time
+  Evaluator* evaluator = nullptr;  // must outlive the games and take calls from several threads
   int playouts = 64;               // new playouts per full search (the tree is kept)
   std::string label;               // recorded, e.g. "uniform@8" or "gen-0003"
   SearchParams params;             // root_noise: Dirichlet noise on full searches
@@ -44,6 +44,9 @@ struct GameRunnerConfig {
   int threads = 1;  // each drives `games_per_thread` games; evaluators are shared
   int games_per_thread = 16;
   int leaves_per_game = 4;  // leaves per game in each batched round
+  // Evaluator calls each thread keeps in flight: its games are split into this many lanes, and
+  // while one lane's batch is evaluated (on another thread) the worker prepares the next lane's.
+  int batches_in_flight = 2;
   // Playout cap randomization (KataGo): a move gets the agent's full playouts with this
   // probability, otherwise `fast_playouts` (no noise); the hooks learn which.
   double full_search_probability = 1.0;

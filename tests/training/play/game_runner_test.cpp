@@ -236,5 +236,38 @@ TEST(GameRunner, BadSetupsAreRefusedWithTheGameNamed) {
   EXPECT_THROW(run_games(v, config, hooks), MoveError);
 }
 
+// Pipelined games: many slots and threads, fast and full searches of different lengths, games
+// of different lengths; every game is reported once, and the moves counted once.
+TEST(GameRunner, EveryGameFinishesExactlyOnce) {
+  VariantPtr v = find_variant("minichess");
+  UniformEvaluator uniform;
+  GameRunnerConfig config;
+  config.games = 40;
+  config.threads = 2;
+  config.games_per_thread = 7;
+  config.full_search_probability = 0.3;
+  config.fast_playouts = 3;
+  config.max_plies = 30;
+  config.temperature_start = 1.0;
+  config.temperature_plies = 30;
+  std::vector<int> reported(config.games, 0);
+  long long moves = 0;
+  GameHooks hooks;
+  hooks.setup = [&](int) {
+    GameSetup setup;
+    setup.seats.assign(2, SeatAgent{&uniform, 12, "uniform"});
+    return setup;
+  };
+  hooks.finished = [&](PlayedGame& game, GameObserver*) {
+    ++reported.at(game.index);
+    moves += static_cast<long long>(game.moves.size());
+    return true;
+  };
+  const GameRunnerStats stats = run_games(v, config, hooks);
+  for (int i = 0; i < config.games; ++i) EXPECT_EQ(reported[i], 1) << "game " << i;
+  EXPECT_EQ(stats.games, config.games);
+  EXPECT_EQ(stats.moves, moves);
+}
+
 }  // namespace
 }  // namespace fairyzero
