@@ -106,11 +106,10 @@ Run self_play(const VariantPtr& variant, Evaluator& evaluator, const Options& o)
 std::shared_ptr<Evaluator> serve(const VariantPtr& variant, const Options& o,
                                  const std::shared_ptr<Evaluator>& device, int max_batch,
                                  std::vector<std::shared_ptr<InferenceServer>>& servers) {
-  const InferenceServerConfig config{
-      .max_batch = max_batch,
-      .max_wait_us = 2000,
-      .clients = o.workers * o.batches_in_flight,
-      .threads = 2};
+  const InferenceServerConfig config{.max_batch = max_batch,
+                                     .max_wait_us = 2000,
+                                     .clients = o.workers * o.batches_in_flight,
+                                     .threads = 2};
   const int count = o.agents == "shared" ? 1 : variant->seat_count();
   for (int s = 0; s < count; ++s)
     servers.push_back(std::make_shared<InferenceServer>(device, config));
