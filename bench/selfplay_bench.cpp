@@ -8,6 +8,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/variant_loader.h"
@@ -27,16 +28,25 @@ struct Options {
   std::string device = "simulated";
   std::string variant = "chess";
   std::string agents = "shared";
-  int games = 128, workers = 2, games_per_worker = 64, leaves = 4, playouts = 64;
+  // One core is left to the server threads and the device's driver: on a loaded machine a
+  // server thread that waits for a core leaves the device idle.
+  int workers = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) - 1);
+  int games = 128, games_per_worker = 64, leaves = 4, playouts = 64;
   int batches_in_flight = 2;
+  int server_threads = 2;
+  bool carry_over = true;
+  int max_batch = 0;  // cpu and cuda; 0: every leaf in flight  // as training runs: the generation
+                      // ends at its quota, no tail
   int blocks = 2, filters = 32;  // the network for cpu and cuda
 };
 
 [[noreturn]] void usage() {
-  std::fprintf(stderr,
-               "usage: selfplay_bench [--device cpu|cuda|simulated[:latency_ms=L,max_batch=B]] "
-               "[--variant V] [--agents shared|per-seat] [--games N] [--workers N] "
-               "[--games-per-worker N] [--leaves N] [--playouts N] [--blocks N] [--filters N]\n");
+  std::fprintf(
+      stderr,
+      "usage: selfplay_bench [--device cpu|cuda|simulated[:latency_ms=L,max_batch=B]] "
+      "[--variant V] [--agents shared|per-seat] [--games N] [--workers N] "
+      "[--games-per-worker N] [--leaves N] [--playouts N] [--batches-in-flight N] "
+      "[--server-threads N] [--carry-over 1|0] [--max-batch N] [--blocks N] [--filters N]\n");
   std::exit(2);
 }
 
@@ -62,6 +72,14 @@ Options read_options(int argc, char** argv) {
       o.leaves = number();
     else if (key == "--playouts")
       o.playouts = number();
+    else if (key == "--batches-in-flight")
+      o.batches_in_flight = number();
+    else if (key == "--server-threads")
+      o.server_threads = number();
+    else if (key == "--max-batch")
+      o.max_batch = number();
+    else if (key == "--carry-over")
+      o.carry_over = number() != 0;
     else if (key == "--blocks")
       o.blocks = number();
     else if (key == "--filters")
@@ -79,6 +97,8 @@ SelfPlayConfig self_play_config(const Options& o) {
   c.workers = o.workers;
   c.games_per_worker = o.games_per_worker;
   c.leaves_per_game = o.leaves;
+  c.batches_in_flight = o.batches_in_flight;
+  c.carry_over = o.carry_over;
   c.full_playouts = o.playouts;
   c.fast_playouts = std::max(1, o.playouts / 4);
   c.full_search_probability = 0.25;
@@ -106,10 +126,14 @@ Run self_play(const VariantPtr& variant, Evaluator& evaluator, const Options& o)
 std::shared_ptr<Evaluator> serve(const VariantPtr& variant, const Options& o,
                                  const std::shared_ptr<Evaluator>& device, int max_batch,
                                  std::vector<std::shared_ptr<InferenceServer>>& servers) {
+  // One device: its servers take turns (the simulated device and a CPU run one batch at a
+  // time; a GPU one per server thread, each on its stream).
+  const int device_batches = o.device.rfind("cuda", 0) == 0 ? o.server_threads : 1;
   const InferenceServerConfig config{.max_batch = max_batch,
                                      .max_wait_us = 2000,
                                      .clients = o.workers * o.batches_in_flight,
-                                     .threads = 2};
+                                     .threads = o.server_threads,
+                                     .gate = std::make_shared<DeviceGate>(device_batches)};
   const int count = o.agents == "shared" ? 1 : variant->seat_count();
   for (int s = 0; s < count; ++s)
     servers.push_back(std::make_shared<InferenceServer>(device, config));
@@ -135,7 +159,7 @@ int run(const Options& o) {
 
   std::shared_ptr<Evaluator> device;
   std::shared_ptr<SimulatedDevice> simulated;
-  int max_batch = in_flight;
+  int max_batch = o.max_batch > 0 ? o.max_batch : in_flight;
   double ideal = 0;
   if (is_simulated_device(o.device)) {
     SimulatedDeviceConfig config = parse_simulated_device(o.device);
@@ -175,10 +199,14 @@ int run(const Options& o) {
     }
   }
   const double fill = batches > 0 ? positions / batches / max_batch : 0;
-  const double seconds = measured.stats.seconds;
+  // Positions: every move played, in the games still going too (carry over); samples at the
+  // finished games' rate per move.
+  const SelfPlayStats& s = measured.stats;
+  const double seconds = s.seconds;
+  const double positions_per_second = seconds > 0 ? s.played / seconds : 0;
+  const double samples_per_move = s.moves > 0 ? static_cast<double>(s.samples) / s.moves : 0;
   std::printf("self-play: %d games in %.1f s, %.0f positions/s, %.0f samples/s, mean batch %.0f\n",
-              measured.stats.games, seconds, measured.stats.moves_per_second(),
-              seconds > 0 ? measured.stats.samples / seconds : 0,
+              s.games, seconds, positions_per_second, positions_per_second * samples_per_move,
               batches > 0 ? positions / batches : 0);
   std::printf("busy %.3f fill %.3f evaluations/s %.0f ideal/s %.0f zero-cost/s %.0f\n", busy, fill,
               measured.evaluations_per_second, ideal, zero_cost.evaluations_per_second);

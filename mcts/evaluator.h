@@ -5,6 +5,9 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
+#include <exception>
+#include <future>
 #include <memory>
 #include <span>
 #include <string>
@@ -36,7 +39,53 @@ class Evaluator {
   // Fills out[i] for batch[i]. `out` has batch.size() elements. Implementations say whether
   // they may be called from several threads at once (all in this project may).
   virtual void evaluate(std::span<const EvalRequest> batch, std::span<Evaluation> out) = 0;
+  // Starts evaluating and returns at once where the evaluator can queue work (an
+  // InferenceServer), so a caller keeps several batches in flight; the default evaluates before
+  // it returns. `batch`, the positions and `out` must stay valid until the future is ready;
+  // get() rethrows the evaluator's error.
+  virtual std::future<void> evaluate_async(std::span<const EvalRequest> batch,
+                                           std::span<Evaluation> out) {
+    std::promise<void> done;
+    try {
+      evaluate(batch, out);
+      done.set_value();
+    } catch (...) {
+      done.set_exception(std::current_exception());
+    }
+    return done.get_future();
+  }
   virtual std::string name() const = 0;
+  // The evaluator that would evaluate `position`: this one, or for a router the one it passes
+  // the position to, so a caller that batches for several evaluators can send it there directly
+  // (and wait on each of them separately).
+  virtual Evaluator& evaluator_for(const Position& position) {
+    (void)position;
+    return *this;
+  }
+};
+
+// An evaluator whose inputs its callers can encode in their own threads (KataGo's search
+// threads fill the input rows), so that an InferenceServer's threads only feed the device: each
+// caller encodes its positions into rows of row_bytes(), a server thread copies a batch's rows
+// into its own staging area (pinned memory for a GPU) and runs it.
+class StagedEvaluator : public Evaluator {
+ public:
+  // One server thread's resources, reused for every batch it runs: the staging rows and, on a
+  // GPU, its stream and output buffers.
+  class Staging {
+   public:
+    virtual ~Staging() = default;
+    virtual std::byte* rows() = 0;  // max_rows * row_bytes()
+  };
+
+  virtual size_t row_bytes() const = 0;
+  // Writes request's row_bytes() bytes; any thread.
+  virtual void encode_row(const EvalRequest& request, std::byte* row) const = 0;
+  virtual std::unique_ptr<Staging> make_staging(int max_rows) = 0;
+  // Evaluates the batch whose rows are in staging.rows(), in batch order. One call per staging
+  // at a time; calls on different stagings may run at once.
+  virtual void evaluate_staged(std::span<const EvalRequest> batch, Staging& staging,
+                               std::span<Evaluation> out) = 0;
 };
 
 // Win/draw/loss of the team to move when all that is known is its expected score.

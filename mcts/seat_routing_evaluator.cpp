@@ -20,57 +20,64 @@ SeatRoutingEvaluator::SeatRoutingEvaluator(std::vector<std::shared_ptr<Evaluator
 }
 
 void SeatRoutingEvaluator::evaluate(std::span<const EvalRequest> batch, std::span<Evaluation> out) {
-  const int seats = seat_count();
+  evaluate_async(batch, out).get();
+}
+
+std::future<void> SeatRoutingEvaluator::evaluate_async(std::span<const EvalRequest> batch,
+                                                       std::span<Evaluation> out) {
   // The positions of each distinct evaluator (several seats may share one), in batch order.
-  std::vector<Evaluator*> evaluators;
-  std::vector<std::vector<size_t>> indices;
+  struct Share {
+    Evaluator* evaluator = nullptr;
+    std::vector<size_t> indices;
+    std::vector<EvalRequest> requests;
+    std::vector<Evaluation> results;
+    std::future<void> done;
+  };
+  auto shares = std::make_shared<std::vector<Share>>();
   for (size_t i = 0; i < batch.size(); ++i) {
-    const int seat = batch[i].position->seat_to_move();
-    if (seat < 0 || seat >= seats)
-      throw std::out_of_range("SeatRoutingEvaluator: a position has seat " + std::to_string(seat) +
-                              " to move, but only " + std::to_string(seats) +
-                              " seats have evaluators");
-    Evaluator* evaluator = per_seat_[seat].get();
-    size_t group = std::find(evaluators.begin(), evaluators.end(), evaluator) - evaluators.begin();
-    if (group == evaluators.size()) {
-      evaluators.push_back(evaluator);
-      indices.emplace_back();
+    Evaluator* evaluator = &evaluator_for(*batch[i].position);
+    auto share = std::find_if(shares->begin(), shares->end(),
+                              [&](const Share& s) { return s.evaluator == evaluator; });
+    if (share == shares->end()) {
+      shares->emplace_back();
+      share = shares->end() - 1;
+      share->evaluator = evaluator;
     }
-    indices[group].push_back(i);
+    share->indices.push_back(i);
   }
-  if (evaluators.size() == 1) {  // one evaluator: no copying, no threads
-    evaluators[0]->evaluate(batch, out);
-    return;
-  }
+  if (shares->size() == 1)  // one evaluator: no copying
+    return shares->front().evaluator->evaluate_async(batch, out);
   // Every share is submitted before any is waited for: behind inference servers on one device
   // the shares are evaluated together instead of each waiting its turn.
-  std::vector<std::vector<EvalRequest>> requests(evaluators.size());
-  std::vector<std::vector<Evaluation>> results(evaluators.size());
-  auto evaluate_group = [&](size_t group) {
-    for (size_t i : indices[group]) requests[group].push_back(batch[i]);
-    results[group].resize(requests[group].size());
-    evaluators[group]->evaluate(requests[group], results[group]);
-  };
-  std::vector<std::future<void>> others;
-  for (size_t group = 1; group < evaluators.size(); ++group)
-    others.push_back(std::async(std::launch::async, evaluate_group, group));
-  std::exception_ptr error;
-  try {
-    evaluate_group(0);
-  } catch (...) {
-    error = std::current_exception();
+  for (Share& share : *shares) {
+    for (size_t i : share.indices) share.requests.push_back(batch[i]);
+    share.results.resize(share.requests.size());
+    share.done = share.evaluator->evaluate_async(share.requests, share.results);
   }
-  for (std::future<void>& other : others) {
-    try {
-      other.get();
-    } catch (...) {
-      if (!error) error = std::current_exception();
+  // Waited for in the caller's get(): every share, then the results in the batch's order.
+  return std::async(std::launch::deferred, [shares, out] {
+    std::exception_ptr error;
+    for (Share& share : *shares) {
+      try {
+        share.done.get();
+      } catch (...) {
+        if (!error) error = std::current_exception();
+      }
     }
-  }
-  if (error) std::rethrow_exception(error);
-  for (size_t group = 0; group < evaluators.size(); ++group)
-    for (size_t k = 0; k < indices[group].size(); ++k)
-      out[indices[group][k]] = std::move(results[group][k]);
+    if (error) std::rethrow_exception(error);
+    for (Share& share : *shares)
+      for (size_t k = 0; k < share.indices.size(); ++k)
+        out[share.indices[k]] = std::move(share.results[k]);
+  });
+}
+
+Evaluator& SeatRoutingEvaluator::evaluator_for(const Position& position) {
+  const int seat = position.seat_to_move();
+  if (seat < 0 || seat >= seat_count())
+    throw std::out_of_range("SeatRoutingEvaluator: a position has seat " + std::to_string(seat) +
+                            " to move, but only " + std::to_string(seat_count()) +
+                            " seats have evaluators");
+  return *per_seat_[seat];
 }
 
 std::string SeatRoutingEvaluator::name() const {

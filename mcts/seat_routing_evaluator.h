@@ -15,10 +15,16 @@ class SeatRoutingEvaluator : public Evaluator {
   // evaluator may serve several seats. Throws std::invalid_argument on a null or empty list.
   explicit SeatRoutingEvaluator(std::vector<std::shared_ptr<Evaluator>> per_seat);
 
-  // Splits the batch by the evaluator of the seat to move, calls each evaluator once on its
-  // share, all at once (one thread per share after the first), and puts the results back in
-  // the batch's order. Thread safe when the seats' evaluators are.
+  // Splits the batch by the evaluator of the seat to move, submits each share to its evaluator
+  // (evaluate_async) before waiting for any, and puts the results back in the batch's order.
+  // Thread safe when the seats' evaluators are.
   void evaluate(std::span<const EvalRequest> batch, std::span<Evaluation> out) override;
+  // The shares are submitted now; the future's get() waits for them and reassembles.
+  std::future<void> evaluate_async(std::span<const EvalRequest> batch,
+                                   std::span<Evaluation> out) override;
+  // The evaluator of the position's seat to move (throws std::out_of_range for a seat
+  // without one).
+  Evaluator& evaluator_for(const Position& position) override;
   // "seats(a, b, ...)" with the seats' evaluator names.
   std::string name() const override;
 

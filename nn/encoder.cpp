@@ -36,6 +36,18 @@ Encoder::Encoder(VariantPtr variant) : variant_(std::move(variant)) {
   en_passant_plane_ = castling_plane_ + static_cast<int>(v.castling.size());
   plane_count_ = en_passant_plane_ + 4;
 
+  constant_plane_.assign(plane_count_, false);
+  auto constant = [&](int first, int count) {
+    for (int p = first; p < first + count; ++p) constant_plane_[p] = true;
+  };
+  constant(hand_plane_, armies_ * types_);
+  constant(ones_plane(), 1);
+  constant(seat_plane_, 3 * seats_);  // seat, in game, partner
+  constant(castling_plane_, static_cast<int>(v.castling.size()));
+  constant(repetition_plane(), 3);  // repetition, move clock, game length
+  for (int p = 0; p < plane_count_; ++p)
+    (constant_plane_[p] ? constant_planes_ : bit_planes_).push_back(p);
+
   std::vector<bool> is_choice(types_, false);
   for (const PieceType& p : v.pieces)
     for (int t : p.promotion_choices) is_choice.at(t) = true;
@@ -107,6 +119,33 @@ void Encoder::encode(const Position& pos, float* out) const {
     fill(move_clock_plane(), static_cast<float>(pos.halfmove_clock()) / (2.0f * v.rules.move_rule));
   const float horizon = v.rules.max_plies > 0 ? static_cast<float>(v.rules.max_plies) : 512.0f;
   fill(game_length_plane(), static_cast<float>(pos.game_ply()) / horizon);
+}
+
+size_t Encoder::packed_constants_offset() const {
+  return (bit_planes_.size() * packed_plane_bytes() + 3) / 4 * 4;
+}
+
+size_t Encoder::packed_row_bytes() const {
+  return (packed_constants_offset() + 4 * constant_planes_.size() + 7) / 8 * 8;
+}
+
+void Encoder::encode_packed(const Position& pos, std::byte* out) const {
+  // Packed from the float planes, so both forms say the same by construction.
+  thread_local std::vector<float> planes;
+  planes.resize(plane_floats());
+  encode(pos, planes.data());
+  std::memset(out, 0, packed_row_bytes());
+  const int plane_bytes = packed_plane_bytes();
+  for (size_t i = 0; i < bit_planes_.size(); ++i) {
+    const float* plane = planes.data() + static_cast<size_t>(bit_planes_[i]) * cells_;
+    std::byte* bits = out + i * plane_bytes;
+    for (int c = 0; c < cells_; ++c)
+      if (plane[c] != 0) bits[c / 8] |= std::byte{1} << (c % 8);
+  }
+  std::byte* constants = out + packed_constants_offset();
+  for (size_t i = 0; i < constant_planes_.size(); ++i)
+    std::memcpy(constants + 4 * i,
+                planes.data() + static_cast<size_t>(constant_planes_[i]) * cells_, sizeof(float));
 }
 
 int Encoder::policy_index(Move m, bool flip) const {

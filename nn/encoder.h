@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -111,6 +112,20 @@ class Encoder {
   // Writes plane_floats() floats to `out`.
   void encode(const Position& pos, float* out) const;
 
+  // Compact rows for an accelerator. Every plane above is either 0/1 on each cell or one value
+  // on every cell ("constant"), so a packed row holds the 0/1 planes as bits and each constant
+  // plane as one float, about 30x smaller than the floats; the device expands it
+  // (nn/packed_planes.h). Layout: the bit planes in plane order, packed_plane_bytes() each (cell
+  // c in byte c / 8, bit c % 8), padded to a multiple of 4 bytes; then one float per constant
+  // plane, in plane order; the row padded to a multiple of 8 bytes.
+  bool constant_plane(int plane) const { return constant_plane_[plane]; }
+  const std::vector<int>& bit_planes() const { return bit_planes_; }
+  const std::vector<int>& constant_planes() const { return constant_planes_; }
+  int packed_plane_bytes() const { return (cells_ + 7) / 8; }
+  size_t packed_constants_offset() const;
+  size_t packed_row_bytes() const;
+  void encode_packed(const Position& pos, std::byte* out) const;
+
   int promotion_choice_count() const { return static_cast<int>(promotion_types_.size()); }
   // Piece types of the promotion slots, in slot order.
   const std::vector<int>& promotion_types() const { return promotion_types_; }
@@ -155,6 +170,8 @@ class Encoder {
   std::vector<std::string> zone_names_;
   std::vector<std::vector<Cell>> zone_cells_;  // cells of each zone, unmirrored
   std::vector<Cell> missing_cells_;
+  std::vector<bool> constant_plane_;
+  std::vector<int> bit_planes_, constant_planes_;
   std::vector<int> promotion_types_;
   std::array<int, kMaxPieceTypes> promotion_slot_{};  // slot of a type, -1 when none
   int policy_size_;

@@ -5,6 +5,8 @@
 #include <memory>
 #include <string>
 
+#include "core/errors.h"
+
 namespace fairyzero {
 
 class NetworkImpl;  // nn/network.h
@@ -30,6 +32,22 @@ struct NetworkShape {
   int cells() const { return ranks * files; }
   bool operator==(const NetworkShape&) const = default;
 };
+
+// The number format inference runs in (nn/prepared_network.h).
+enum class Precision { kFloat32, kFloat16, kBFloat16 };
+
+// "fp32", "fp16", "bf16" (SettingError naming the text otherwise) and back.
+inline Precision parse_precision(const std::string& text) {
+  if (text == "fp32") return Precision::kFloat32;
+  if (text == "fp16") return Precision::kFloat16;
+  if (text == "bf16") return Precision::kBFloat16;
+  throw SettingError("precision '" + text + "': use fp32, fp16 or bf16");
+}
+inline std::string precision_name(Precision precision) {
+  return precision == Precision::kFloat16    ? "fp16"
+         : precision == Precision::kBFloat16 ? "bf16"
+                                             : "fp32";
+}
 
 // A freshly initialised network (torch's default init, from torch's global generator), for
 // code that holds networks without including torch (apps, tests). Defined in network.cpp.

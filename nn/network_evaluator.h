@@ -1,5 +1,6 @@
-// The network as an Evaluator: encodes a batch, runs one forward pass on the CPU or a CUDA
-// device, and returns logits of the legal moves and values per seat. No torch in this header.
+// The network as an Evaluator: its callers encode positions (as packed bits for a GPU, floats
+// for the CPU), a prepared network runs one forward pass per batch on the CPU or a CUDA device,
+// and logits of the legal moves and values per seat come back. No torch in this header.
 #pragma once
 
 #include <memory>
@@ -7,6 +8,7 @@
 
 #include "mcts/evaluator.h"
 #include "nn/encoder.h"
+#include "nn/network_config.h"
 
 namespace fairyzero {
 
@@ -15,22 +17,25 @@ class NetworkImpl;  // nn/network.h
 struct NetworkEvaluatorOptions {
   // "cpu", "cuda" or "cuda:N". Asking for CUDA where none is available throws.
   std::string device = "cpu";
-  // Half precision on CUDA devices (ignored on the CPU, which always runs float).
-  bool half = true;
+  // On CUDA as asked; on the CPU fp16 runs as fp32 (LibTorch's CPU kernels have no fast
+  // half), bf16 as asked.
+  Precision precision = Precision::kFloat16;
 };
 
 // Evaluation fields: policy_logits[i] is the network's logit of legal move i (by its policy
 // index, nn/encoder.h); value[s] is the expected score of seat s (W + D/2 of its team; the
 // two teams of a two-team variant sum to 1); wdl is the team to move's W, D, L probabilities.
 //
-// Thread safety: evaluate() may be called from several threads; encoding runs in the caller's
-// thread, the forward passes are serialized by a mutex. For batching across threads put an
-// InferenceServer in front.
-class NetworkEvaluator : public Evaluator {
+// As a StagedEvaluator behind an InferenceServer, each server thread gets its own staging:
+// pinned input and output buffers and, on CUDA, its own stream, so one thread's copies and
+// forward pass overlap another's. Thread safety: evaluate() may be called from several threads;
+// on the CPU the forward passes take turns (they would only compete for the same cores).
+class NetworkEvaluator : public StagedEvaluator {
  public:
-  // Uses a copy of `network` moved to the device (in eval mode, half on CUDA when asked), so
-  // the caller's network, e.g. the one being trained, is untouched. Its shape must match the
-  // variant's encoder; throws std::invalid_argument otherwise.
+  // Prepares a copy of `network` for the device (nn/prepared_network.h: batch norm folded,
+  // precision, channels_last on CUDA), so the caller's network, e.g. the one being trained, is
+  // untouched. Its shape must match the variant's encoder; throws std::invalid_argument
+  // otherwise.
   NetworkEvaluator(VariantPtr variant, const std::shared_ptr<NetworkImpl>& network,
                    const NetworkEvaluatorOptions& options = {});
   // Loads a checkpoint (throws CheckpointError, nn/checkpoint.h).
@@ -39,9 +44,15 @@ class NetworkEvaluator : public Evaluator {
   ~NetworkEvaluator() override;
 
   void evaluate(std::span<const EvalRequest> batch, std::span<Evaluation> out) override;
-  // "network 6x64 (policy 32, value 128) on cpu"
+  // "network 6x64 (policy 32, value 128) on cuda:0 (fp16, channels_last)"
   std::string name() const override;
   const Encoder& encoder() const;
+
+  size_t row_bytes() const override;
+  void encode_row(const EvalRequest& request, std::byte* row) const override;
+  std::unique_ptr<Staging> make_staging(int max_rows) override;
+  void evaluate_staged(std::span<const EvalRequest> batch, Staging& staging,
+                       std::span<Evaluation> out) override;
 
  private:
   struct Impl;

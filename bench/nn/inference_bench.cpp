@@ -1,6 +1,7 @@
 // Inference throughput: the bare network forward on an encoded batch, the NetworkEvaluator
 // (encode + forward + gather), and the InferenceServer fed by client threads that submit one
 // position each, at the same batch size. The last ratio is the server's batching efficiency.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -17,6 +18,7 @@
 #include "nn/encoder.h"
 #include "nn/network.h"
 #include "nn/network_evaluator.h"
+#include "nn/prepared_network.h"
 
 namespace {
 
@@ -34,7 +36,7 @@ struct Options {
   int batch = 64;
   int clients = 0;  // 0: as many as the batch
   std::string device = "cpu";
-  bool half = false;
+  std::string precision = "fp32";
   double seconds = 3;
   int torch_threads = 0;  // 0: LibTorch's default
   int server_threads = 1;
@@ -43,7 +45,8 @@ struct Options {
 
 const char* kUsage =
     "usage: inference_bench [--variant chess] [--blocks 6] [--filters 64] [--batch 64]\n"
-    "                       [--clients N (default: batch)] [--device cpu|cuda|cuda:N] [--half]\n"
+    "                       [--clients N (default: batch)] [--device cpu|cuda|cuda:N]\n"
+    "                       [--precision fp32|fp16|bf16]\n"
     "                       [--seconds 3] [--torch-threads N] [--server-threads 1]\n"
     "                       [--max-wait-us 2000]\n";
 
@@ -85,8 +88,8 @@ Options parse(int argc, char** argv) {
       o.server_threads = static_cast<int>(number(i));
     else if (a == "--max-wait-us")
       o.max_wait_us = static_cast<int>(number(i));
-    else if (a == "--half")
-      o.half = true;
+    else if (a == "--precision" && i + 1 < argc)
+      o.precision = argv[++i];
     else
       throw UsageError("unknown option " + a);
   }
@@ -136,7 +139,7 @@ double rate(double seconds, int per_step, F&& step) {
 }
 
 void row(const char* what, double per_second, double mean_batch, double reference) {
-  std::printf("  %-44s %12.0f %11.1f %10.1f%%\n", what, per_second, mean_batch,
+  std::printf("  %-50s %12.0f %11.1f %10.1f%%\n", what, per_second, mean_batch,
               100.0 * per_second / reference);
 }
 
@@ -147,30 +150,49 @@ int run(const Options& o) {
   std::shared_ptr<NetworkImpl> net = make_network(o.config, enc.network_shape());
   const int pool = std::max(o.batch, o.clients) * 2;
   Positions data(v, pool);
-  NetworkEvaluatorOptions eval_options{.device = o.device, .half = o.half};
+  NetworkEvaluatorOptions eval_options{.device = o.device,
+                                       .precision = parse_precision(o.precision)};
   auto evaluator = std::make_shared<NetworkEvaluator>(v, net, eval_options);
 
   std::printf("inference_bench: %s, %s, batch %d, %d torch threads, %.1f s per row\n",
               o.variant.c_str(), evaluator->name().c_str(), o.batch, torch::get_num_threads(),
               o.seconds);
-  std::printf("  %-44s %12s %11s %11s\n", "", "positions/s", "mean batch", "vs forward");
+  std::printf("  %-50s %12s %11s %11s\n", "", "positions/s", "mean batch", "vs forward");
 
-  // 1. The bare forward pass on planes already on the device.
+  // 1. The bare forward pass on planes already on the device: the training network (eager, in
+  // eval mode) and the prepared one the evaluator runs (batch norm folded, cast).
   const torch::Device device(o.device);
-  const auto dtype = device.is_cuda() && o.half ? torch::kHalf : torch::kFloat;
+  const Precision precision = parse_precision(o.precision);
+  const auto dtype = device.is_cuda() ? scalar_type(precision) : torch::kFloat;
   auto bare = std::dynamic_pointer_cast<NetworkImpl>(net->clone(device));
   bare->to(device, dtype);
   bare->eval();
   torch::Tensor planes = torch::empty({o.batch, enc.plane_count(), enc.ranks(), enc.files()});
   for (int i = 0; i < o.batch; ++i)
     enc.encode(data.positions[i], planes.data_ptr<float>() + i * enc.plane_floats());
-  planes = planes.to(device, dtype);
-  const double forward = rate(o.seconds, o.batch, [&] {
-    torch::NoGradGuard no_grad;
-    NetworkOutput out = bare->forward(planes);
-    (void)out.value.sum().item<float>();  // waits for the device
-  });
-  row("forward only (planes on the device)", forward, o.batch, forward);
+  const bool reduced = device.is_cuda() && precision != Precision::kFloat32;
+  PreparedNetwork prepared(*net, {.device = device,
+                                  .precision = device.is_cuda() ? precision : Precision::kFloat32,
+                                  .channels_last = reduced});
+  const torch::Tensor prepared_planes = prepared.prepare_input(planes);
+  const torch::Tensor eager_planes = planes.to(device, dtype);
+  // Measured in turns, three times each, the best kept: on a shared machine the rate drifts by
+  // more than the difference between the two.
+  double eager = 0, forward = 0;
+  for (int turn = 0; turn < 3; ++turn) {
+    eager = std::max(eager, rate(o.seconds / 3, o.batch, [&] {
+                       torch::NoGradGuard no_grad;
+                       NetworkOutput out = bare->forward(eager_planes);
+                       (void)out.value.sum().item<float>();  // waits for the device
+                     }));
+    forward = std::max(forward, rate(o.seconds / 3, o.batch, [&] {
+                         c10::InferenceMode inference;
+                         NetworkOutput out = prepared.forward(prepared_planes);
+                         (void)out.value.sum().item<float>();
+                       }));
+  }
+  row("training network forward (planes on the device)", eager, o.batch, forward);
+  row("prepared network forward (planes on the device)", forward, o.batch, forward);
 
   // 2. Encoding alone, on one thread.
   std::vector<float> buffer(static_cast<size_t>(enc.plane_floats()));

@@ -7,6 +7,8 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <future>
+#include <mutex>
 #include <thread>
 
 #include "tests/support/evaluation_batch.h"
@@ -25,8 +27,16 @@ class FakeEvaluator : public Evaluator {
   std::atomic<int> calls{0}, largest{0};
   std::atomic<bool> fail{false};
   int delay_ms = 0;
+  std::vector<int> sizes() {
+    std::lock_guard lock(mutex_);
+    return sizes_;
+  }
   void evaluate(std::span<const EvalRequest> batch, std::span<Evaluation> out) override {
     ++calls;
+    {
+      std::lock_guard lock(mutex_);
+      sizes_.push_back(static_cast<int>(batch.size()));
+    }
     largest = std::max<int>(largest, static_cast<int>(batch.size()));
     if (delay_ms) std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
     if (fail) throw std::runtime_error("backend failed");
@@ -37,6 +47,10 @@ class FakeEvaluator : public Evaluator {
     }
   }
   std::string name() const override { return "fake"; }
+
+ private:
+  std::mutex mutex_;
+  std::vector<int> sizes_;
 };
 
 TEST(InferenceServer, FourClientsGetDirectResultsInBatches) {
@@ -122,6 +136,90 @@ TEST(InferenceServer, ABatchClosesWhenEveryClientHasQueued) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
   EXPECT_EQ(server.stats().positions, 3);
   EXPECT_EQ(server.stats().batches, 1) << "the three requests in one batch";
+}
+
+// Requests are cut across batches, so with enough waiting every batch is full: two requests of
+// six queued at once go as three batches of four, and each caller gets its own results.
+TEST(InferenceServer, RequestsAreSplitAcrossBatchesSoBatchesAreFull) {
+  VariantPtr v = variant("chess");
+  Batch batch(v, 1, 12);
+  ASSERT_GE(batch.requests.size(), 12u);
+  auto backend = std::make_shared<FakeEvaluator>();
+  InferenceServer server(backend, {.max_batch = 4, .max_wait_us = 60'000'000});
+  std::vector<Evaluation> first(6), second(6), expected(12);
+  std::future<void> a = server.evaluate_async(std::span(batch.requests).subspan(0, 6), first);
+  std::future<void> b = server.evaluate_async(std::span(batch.requests).subspan(6, 6), second);
+  a.get();
+  b.get();
+  EXPECT_EQ(backend->sizes(), (std::vector<int>{4, 4, 4}));
+  FakeEvaluator().evaluate(std::span(batch.requests).first(12), expected);
+  for (size_t i = 0; i < 6; ++i) {
+    EXPECT_EQ(first[i].value[0], expected[i].value[0]);
+    EXPECT_EQ(second[i].value[0], expected[6 + i].value[0]);
+  }
+}
+
+// A client whose request is being evaluated cannot send another: with the other client's
+// request queued, every client is waiting on the server, so that batch goes at once (not after
+// the minute's deadline) while the first is still on the device.
+TEST(InferenceServer, ARequestInFlightCountsAsItsClientsTurn) {
+  VariantPtr v = variant("chess");
+  Batch batch(v, 1, 3);
+  auto backend = std::make_shared<FakeEvaluator>();
+  backend->delay_ms = 300;
+  InferenceServer server(backend,
+                         {.max_batch = 2, .max_wait_us = 60'000'000, .clients = 2, .threads = 2});
+  std::vector<Evaluation> first(2), second(1);
+  const auto start = std::chrono::steady_clock::now();
+  std::future<void> full = server.evaluate_async(std::span(batch.requests).first(2), first);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // on the device now
+  std::future<void> alone = server.evaluate_async(std::span(batch.requests).subspan(2, 1), second);
+  alone.get();
+  full.get();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
+  EXPECT_EQ(backend->sizes(), (std::vector<int>{2, 1}));
+}
+
+// Servers sharing one device take turns; a batch that waited for its turn takes the rows that
+// arrived meanwhile instead of leaving them for a later batch.
+TEST(InferenceServer, ABatchThatWaitedForTheDeviceTakesWhatArrivedMeanwhile) {
+  VariantPtr v = variant("chess");
+  Batch batch(v, 1, 3);
+  auto gate = std::make_shared<DeviceGate>(1);
+  auto busy = std::make_shared<FakeEvaluator>();
+  busy->delay_ms = 600;
+  auto backend = std::make_shared<FakeEvaluator>();
+  InferenceServer holder(busy, {.max_batch = 8, .max_wait_us = 0, .gate = gate});
+  InferenceServer server(backend, {.max_batch = 8, .max_wait_us = 0, .gate = gate});
+  std::vector<Evaluation> held(1), early(1), late(1);
+  std::future<void> device_busy = holder.evaluate_async(std::span(batch.requests).first(1), held);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // the holder has the device
+  std::future<void> a = server.evaluate_async(std::span(batch.requests).subspan(1, 1), early);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // gathered, waiting its turn
+  std::future<void> b = server.evaluate_async(std::span(batch.requests).subspan(2, 1), late);
+  a.get();
+  b.get();
+  device_busy.get();
+  EXPECT_EQ(backend->sizes(), (std::vector<int>{2})) << "the late row waited for another batch";
+}
+
+// Shutdown with requests still queued (a batch not full, its deadline a minute away): every
+// future completes with its results at once.
+TEST(InferenceServer, ShutdownFinishesEveryQueuedRequest) {
+  VariantPtr v = variant("chess");
+  Batch batch(v, 1, 8);
+  auto backend = std::make_shared<FakeEvaluator>();
+  InferenceServer server(backend, {.max_batch = 8, .max_wait_us = 60'000'000});
+  std::vector<std::vector<Evaluation>> outs(4, std::vector<Evaluation>(1));
+  std::vector<std::future<void>> futures;
+  for (size_t i = 0; i < outs.size(); ++i)
+    futures.push_back(server.evaluate_async(std::span(batch.requests).subspan(i, 1), outs[i]));
+  server.shutdown();
+  for (size_t i = 0; i < futures.size(); ++i) {
+    futures[i].get();
+    EXPECT_EQ(outs[i][0].policy_logits.size(), static_cast<size_t>(batch.legal[i].size()));
+  }
+  EXPECT_EQ(backend->sizes(), (std::vector<int>{4}));
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "core/variant_loader.h"
+#include "mcts/inference_server.h"
 #include "mcts/seat_routing_evaluator.h"
 
 namespace fairyzero {
@@ -109,8 +110,9 @@ TEST(SeatRoutingEvaluator, RefusesMissingEvaluatorsAndUnknownSeats) {
   EXPECT_THROW(two.evaluate(batch, out), std::out_of_range);
 }
 
-// Two seats' evaluators that each wait for the other to be called: they finish only when the
-// routing submits both shares before waiting for either.
+// Two seats' evaluators that each wait for the other to be called: behind inference servers
+// (which queue work) they finish only when the routing submits both shares before waiting for
+// either.
 class RendezvousEvaluator : public Evaluator {
  public:
   RendezvousEvaluator(std::mutex& mutex, std::condition_variable& cv, int& entered)
@@ -119,7 +121,7 @@ class RendezvousEvaluator : public Evaluator {
     std::unique_lock lock(mutex_);
     ++entered_;
     cv_.notify_all();
-    met = cv_.wait_for(lock, std::chrono::seconds(20), [&] { return entered_ >= 2; });
+    met = cv_.wait_for(lock, std::chrono::seconds(10), [&] { return entered_ >= 2; });
     for (size_t i = 0; i < batch.size(); ++i) {
       out[i].policy_logits.assign(batch[i].legal->size(), 0.0f);
       out[i].value.fill(0.5f);
@@ -140,7 +142,9 @@ TEST(SeatRouting, EverySeatsShareIsSubmittedBeforeAnyIsAwaited) {
   int entered = 0;
   auto white = std::make_shared<RendezvousEvaluator>(mutex, cv, entered);
   auto black = std::make_shared<RendezvousEvaluator>(mutex, cv, entered);
-  SeatRoutingEvaluator routing({white, black});
+  const InferenceServerConfig now{.max_batch = 8, .max_wait_us = 0};
+  SeatRoutingEvaluator routing({std::make_shared<InferenceServer>(white, now),
+                                std::make_shared<InferenceServer>(black, now)});
   VariantPtr v = find_variant("chess");
   std::deque<Position> positions;
   positions.emplace_back(v);

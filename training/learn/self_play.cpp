@@ -78,10 +78,21 @@ GameRunnerConfig runner_config(const SelfPlayConfig& c) {
 SelfPlay::SelfPlay(VariantPtr variant, Evaluator& evaluator, const SelfPlayConfig& config,
                    Matchmaker matchmaker)
     : variant_(std::move(variant)),
-      evaluator_(evaluator),
+      evaluator_(&evaluator),
       config_(config),
       matchmaker_(std::move(matchmaker)),
-      encoder_(variant_) {}
+      encoder_(variant_) {
+  if (config_.carry_over) runner_ = std::make_unique<GameRunner>(variant_, runner_config(config_));
+}
+
+SelfPlay::~SelfPlay() = default;
+
+void SelfPlay::set_players(Evaluator& evaluator, Matchmaker matchmaker) {
+  evaluator_ = &evaluator;
+  matchmaker_ = std::move(matchmaker);
+}
+
+int SelfPlay::carried() const { return runner_ ? runner_->carried() : 0; }
 
 SelfPlayStats SelfPlay::run(std::vector<Sample>& samples, std::vector<GameRecord>& games,
                             const std::function<void(const SelfPlayStats&)>& progress) {
@@ -95,7 +106,7 @@ SelfPlayStats SelfPlay::run(std::vector<Sample>& samples, std::vector<GameRecord
   GameHooks hooks;
   hooks.setup = [&](int index) {
     GameSetup setup;
-    GameLineup lineup{&evaluator_, ""};
+    GameLineup lineup{evaluator_, ""};
     if (matchmaker_) {
       std::mt19937_64 rng(config_.seed * 7368787 + static_cast<uint64_t>(index));
       std::lock_guard lock(matchmaker_mutex);
@@ -141,8 +152,10 @@ SelfPlayStats SelfPlay::run(std::vector<Sample>& samples, std::vector<GameRecord
     if (progress) progress(stats);
     return true;
   };
-  const GameRunnerStats run = run_games(variant_, runner_config(config_), hooks);
+  const GameRunnerStats run = runner_ ? runner_->run(config_.games, hooks)
+                                      : run_games(variant_, runner_config(config_), hooks);
   stats.evaluated = run.evaluated;
+  stats.played = run.moves;
   stats.seconds = run.seconds;
   return stats;
 }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -45,6 +46,11 @@ struct SelfPlayConfig {
   double no_resign_fraction = 0.2;
   // Games still running at this many plies are scored as draws (0: the variant's rules only).
   int max_plies = 400;
+  // Games still going when a generation's quota has finished wait in their slots and continue
+  // in the next run() with its network, so a generation ends without a tail of idle slots and
+  // small batches (KataGo plays on across network changes too). Off: every game started is
+  // played out, and only `games` are started.
+  bool carry_over = false;
   uint64_t seed = 1;
 };
 
@@ -70,13 +76,20 @@ struct SelfPlayStats {
   int64_t moves = 0;      // positions searched and played
   int64_t samples = 0;    // of which became training targets
   int64_t evaluated = 0;  // positions sent to the evaluator
+  // Moves searched and played during the run in every game, those of games still going (carry
+  // over) included: the steady rate, where `moves` counts the finished games'.
+  int64_t played = 0;
   double seconds = 0;
   std::map<std::string, int> terminations;
   std::array<double, kMaxSeats> score_sum{};  // per seat, over the games
   int resignations = 0;
   int resign_checks = 0;  // no-resign games in which some seat would have resigned
   int false_resigns = 0;  // ... and whose team did not lose after all
-  double moves_per_second() const { return seconds > 0 ? moves / seconds : 0; }
+  // Moves played per second: of every game once the run is over (`played`), of the finished
+  // games while it runs.
+  double moves_per_second() const {
+    return seconds > 0 ? static_cast<double>(played > 0 ? played : moves) / seconds : 0;
+  }
   double mean_plies() const { return games > 0 ? static_cast<double>(moves) / games : 0; }
 };
 
@@ -88,17 +101,26 @@ class SelfPlay {
   SelfPlay(VariantPtr variant, Evaluator& evaluator, const SelfPlayConfig& config,
            Matchmaker matchmaker = {});
 
-  // Plays config.games games. Samples and records are appended in completion order.
-  // `progress` is called after each finished game (from one thread at a time).
+  ~SelfPlay();
+
+  // Plays config.games games (with carry_over: until that many have finished, a few more when
+  // several end at once; the games a previous run left are among them). Samples and records
+  // are appended in completion order. `progress` is called after each finished game (from one
+  // thread at a time).
   SelfPlayStats run(std::vector<Sample>& samples, std::vector<GameRecord>& games,
                     const std::function<void(const SelfPlayStats&)>& progress = {});
+  // Who plays from the next run() on, games carried over included (a new generation).
+  void set_players(Evaluator& evaluator, Matchmaker matchmaker = {});
+  // Games waiting for the next run() (carry_over).
+  int carried() const;
 
  private:
   VariantPtr variant_;
-  Evaluator& evaluator_;
+  Evaluator* evaluator_;
   SelfPlayConfig config_;
   Matchmaker matchmaker_;
   Encoder encoder_;
+  std::unique_ptr<class GameRunner> runner_;  // with carry_over
 };
 
 }  // namespace fairyzero

@@ -57,6 +57,8 @@ std::vector<Setting> settings(TrainConfig& c) {
        kMidRun},
       {"selfplay", "games_per_worker", &s.games_per_worker, 1, 4096, "games at once per worker",
        kMidRun},
+      {"selfplay", "carry_over", &s.carry_over, 0, 0,
+       "games still going when a generation's quota is reached continue in the next one", kMidRun},
       {"selfplay", "batches_in_flight", &s.batches_in_flight, 1, 8,
        "evaluator calls each worker keeps in flight (its games in this many lanes)", kMidRun},
       {"selfplay", "leaves_per_game", &s.leaves_per_game, 1, 64, "leaves per game per batch",
@@ -79,7 +81,10 @@ std::vector<Setting> settings(TrainConfig& c) {
        kMidRun},
       {"inference", "max_wait_us", &c.inference.max_wait_us, 0, 1e7, "wait for a fuller batch",
        kMidRun},
-      {"inference", "half", &c.inference.half, 0, 0, "fp16 inference on CUDA", kMidRun},
+      {"inference", "precision", &c.inference.precision, 0, 0,
+       "fp32, fp16 or bf16 inference (the CPU runs fp16 as fp32)", kMidRun},
+      {"inference", "server_threads", &c.inference.server_threads, 1, 16,
+       "server threads, each with its own stream on CUDA", kMidRun},
       {"training", "window", &c.window.samples, 1, 1e10, "newest samples trained on"},
       {"training", "steps_per_generation", &c.window.steps_per_generation, 0, 1e8,
        "optimizer steps"},
@@ -118,7 +123,8 @@ std::vector<Setting> settings(TrainConfig& c) {
 const std::map<std::string, std::set<std::string>> kChoices = {
     {"optimizer", {"sgd", "adamw"}},
     {"schedule", {"constant", "cosine", "step"}},
-    {"networks", {"shared", "per-seat"}}};
+    {"networks", {"shared", "per-seat"}},
+    {"precision", {"fp32", "fp16", "bf16"}}};
 
 using ConfigReader = StrictToml<TrainConfigError>;
 
@@ -250,9 +256,13 @@ TrainConfig load_train_config(const std::string& path) {
       auto it = std::find_if(all.begin(), all.end(), [&](const Setting& s) {
         return s.section == section.str() && s.key == key.str();
       });
+      const std::string name = std::string(section.str()) + "." + std::string(key.str());
+      if (it == all.end() && name == "inference.half")  // before issue 14
+        reader.fail(key.source(), name,
+                    "replaced by inference.precision: write precision = \"fp16\" (or \"fp32\", "
+                    "\"bf16\")");
       if (it == all.end())
-        reader.fail(key.source(), std::string(section.str()) + "." + std::string(key.str()),
-                    "unknown setting (see docs/TRAINING.md)");
+        reader.fail(key.source(), name, "unknown setting (see docs/TRAINING.md)");
       read_setting(reader, *it, value);
     }
   }

@@ -34,7 +34,10 @@ struct RunSettings {
 struct InferenceSettings {
   int max_batch = 128;
   int max_wait_us = 1000;
-  bool half = true;  // fp16 inference on CUDA
+  std::string precision = "fp16";  // fp32, fp16 or bf16 (on the CPU fp16 runs as fp32)
+  // Server threads, each with its own staging and (on CUDA) stream: batches of one thread are
+  // copied and run while another's are on the device.
+  int server_threads = 2;
 };
 
 struct TrainingWindow {
@@ -58,7 +61,12 @@ struct TrainConfig {
   RunSettings run;
   AgentSettings agents;
   NetworkConfig network;
-  SelfPlayConfig selfplay;
+  // Training carries games over from one generation to the next (no tail of idle slots).
+  SelfPlayConfig selfplay = [] {
+    SelfPlayConfig c;
+    c.carry_over = true;
+    return c;
+  }();
   InferenceSettings inference;
   TrainerConfig trainer;
   TrainingWindow window;

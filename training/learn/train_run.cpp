@@ -20,6 +20,7 @@
 #include "nn/network_evaluator.h"
 #include "training/data/sample_store.h"
 #include "training/learn/league.h"
+#include "training/learn/self_play.h"
 #include "training/learn/trainer.h"
 #include "training/play/run_program.h"
 
@@ -134,6 +135,8 @@ TrainingRun::TrainingRun(std::string run_dir) : dir_(std::move(run_dir)) {
   validate_agents(config_, path("config.toml"));
 }
 
+TrainingRun::~TrainingRun() = default;
+
 void TrainingRun::update_settings(const TrainConfig& config) {
   std::string refused;
   for (const SettingChange& c : changed_settings(config_, config))
@@ -172,7 +175,8 @@ std::shared_ptr<Evaluator> TrainingRun::earlier_network(int generation, int agen
     const std::string seat = agents().at(agent);
     network = std::make_shared<NetworkEvaluator>(
         variant_, load_checkpoint(checkpoint_path(generation, seat), variant_, seat),
-        NetworkEvaluatorOptions{.device = config_.run.device, .half = config_.inference.half});
+        NetworkEvaluatorOptions{.device = config_.run.device,
+                                .precision = parse_precision(config_.inference.precision)});
   }
   return network;
 }
@@ -251,7 +255,8 @@ int TrainingRun::load_newest_good(const std::vector<std::unique_ptr<Trainer>>& t
 std::shared_ptr<Evaluator> TrainingRun::snapshot(const Trainer& trainer) const {
   return std::make_shared<NetworkEvaluator>(
       variant_, trainer.network(),
-      NetworkEvaluatorOptions{.device = config_.run.device, .half = config_.inference.half});
+      NetworkEvaluatorOptions{.device = config_.run.device,
+                              .precision = parse_precision(config_.inference.precision)});
 }
 
 void TrainingRun::self_play_generation(int generation,
@@ -262,14 +267,18 @@ void TrainingRun::self_play_generation(int generation,
   const std::string network_name = generation_name(network_generation);
   const VariantPtr& variant = variant_;
   // Each self-play worker keeps `batches_in_flight` requests waiting at most: with all of them
-  // queued the batch can grow no more, so it goes without waiting out the deadline.
+  // queued the batch can grow no more, so it goes without waiting out the deadline. Every
+  // server of the generation (league lineups, per-seat networks) takes turns on the one device:
+  // one batch at a time on the CPU, one per server thread (each its own stream) on CUDA.
+  const bool cuda = c.run.device.rfind("cuda", 0) == 0;
   const InferenceServerConfig server_config{
       .max_batch = c.inference.max_batch,
       .max_wait_us = c.inference.max_wait_us,
-      .clients = c.selfplay.workers * c.selfplay.batches_in_flight};
+      .clients = c.selfplay.workers * c.selfplay.batches_in_flight,
+      .threads = c.inference.server_threads,
+      .gate = std::make_shared<DeviceGate>(cuda ? c.inference.server_threads : 1)};
   InferenceServer server(networks.front(), server_config);
-  SelfPlayConfig selfplay = c.selfplay;
-  selfplay.seed = c.run.seed * 1000 + static_cast<uint64_t>(generation);
+  const SelfPlayConfig& selfplay = c.selfplay;
   // One shared network without league play: every game through one server, as always.
   // Otherwise each game draws its lineup.
   std::unique_ptr<League> league;
@@ -280,7 +289,16 @@ void TrainingRun::self_play_generation(int generation,
         [this](int g, int agent) { return earlier_network(g, agent); }, server_config);
     matchmaker = [&league](std::mt19937_64& rng) { return league->draw(rng); };
   }
-  SelfPlay play(variant, server, selfplay, matchmaker);
+  // The first generation of this process makes the games' slots; later ones hand their new
+  // players to the games carried over.
+  if (!self_play_) {
+    SelfPlayConfig first = selfplay;
+    first.seed = c.run.seed * 1000 + static_cast<uint64_t>(generation);
+    self_play_ = std::make_unique<SelfPlay>(variant, server, first, matchmaker);
+  } else {
+    self_play_->set_players(server, matchmaker);
+  }
+  SelfPlay& play = *self_play_;
   std::vector<Sample> samples;
   std::vector<GameRecord> games;
   double last_line = now_seconds();

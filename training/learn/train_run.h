@@ -45,6 +45,7 @@ class TrainingRun {
   TrainingRun(std::string run_dir, const TrainConfig& config, VariantPtr variant);
   // The run in RUN_DIR, with its own config.toml and variant.toml.
   explicit TrainingRun(std::string run_dir);
+  ~TrainingRun();
 
   const TrainConfig& config() const { return config_; }
   const VariantPtr& variant() const { return variant_; }
@@ -60,7 +61,8 @@ class TrainingRun {
   std::vector<std::string> agents() const;
   // checkpoints/gen-NNNN.pt, or gen-NNNN-SEAT.pt for a seat's network.
   std::string checkpoint_path(int generation, const std::string& agent) const;
-  // Self-play games with at least one seat played by an earlier generation, in this process.
+  // Self-play lineups with at least one seat played by an earlier generation, in this process:
+  // one per game started and per game carried into a generation.
   int league_games() const { return league_games_; }
   // Runs the remaining generations. `log` receives progress lines.
   void run(const std::function<void(const std::string&)>& log);
@@ -92,6 +94,8 @@ class TrainingRun {
   std::mutex earlier_mutex_;  // overlapped self-play loads from another thread
   std::map<std::pair<int, int>, std::shared_ptr<Evaluator>> earlier_;  // (generation, agent)
   std::atomic<int> league_games_{0};
+  // Kept from generation to generation: its slots carry games over ([selfplay] carry_over).
+  std::unique_ptr<class SelfPlay> self_play_;
 };
 
 // gen-0007 style names.

@@ -105,15 +105,41 @@ struct GameHooks {
 
 struct GameRunnerStats {
   int games = 0;
-  long long moves = 0;      // moves searched and played (openings excluded)
+  long long moves = 0;      // moves searched and played in this run, in every game (carried
+                            // games' included; openings excluded)
   long long evaluated = 0;  // positions sent to evaluators
   double seconds = 0;
 };
 
-// Plays config.games games (fewer when `finished` stops it). A thread that throws stops the
-// others from starting games and the first error is rethrown.
+// Plays games 0 .. config.games - 1 to their end (fewer when `finished` stops it). A thread that
+// throws stops the others from starting games and the first error is rethrown.
 GameRunnerStats run_games(const VariantPtr& variant, const GameRunnerConfig& config,
                           const GameHooks& hooks);
+
+// Slots that outlive one run, for self-play's generations: run(games) returns as soon as `games`
+// games have finished, and the games still going stay in their slots instead of running on
+// while the slots around them empty (no tail of small batches at the end of a generation). The
+// next run() continues them with the seat agents its setup hook gives for their index (the new
+// network), with fresh trees; games are numbered on from run to run. config.games is unused.
+class GameRunner {
+ public:
+  GameRunner(VariantPtr variant, const GameRunnerConfig& config);
+  ~GameRunner();
+  GameRunner(const GameRunner&) = delete;
+  GameRunner& operator=(const GameRunner&) = delete;
+
+  // At least `games` games finish and are reported (a few more when several end in the last
+  // round). After an error the slots are emptied.
+  GameRunnerStats run(int games, const GameHooks& hooks);
+  // Games waiting in the slots for the next run().
+  int carried() const;
+
+ private:
+  struct Pool;
+  VariantPtr variant_;
+  GameRunnerConfig config_;
+  std::unique_ptr<Pool> pool_;
+};
 
 // The outcome given to a game stopped by the ply cap: a draw for everyone.
 Outcome length_cap_outcome();

@@ -133,7 +133,8 @@ TEST(Agents, PerSeatNetworksTrainPlayInALeagueAndResume) {
     EXPECT_EQ(run.agents(), seats);
     run.run(quiet);
     EXPECT_EQ(run.finished_generations(), 2);
-    EXPECT_EQ(run.league_games(), 4) << "generation 1's games all had earlier networks";
+    // Generation 1 drew a lineup for each game it started and each game carried into it.
+    EXPECT_GE(run.league_games(), 4) << "generation 1's games all had earlier networks";
   }
   for (int g = 0; g <= 2; ++g)
     for (const std::string& seat : seats) {
@@ -149,12 +150,15 @@ TEST(Agents, PerSeatNetworksTrainPlayInALeagueAndResume) {
   std::string line;
   ASSERT_TRUE(std::getline(games0, line));
   EXPECT_NE(line.find("white-low=gen-0000 black-high=gen-0000"), std::string::npos) << line;
-  int league_lines = 0;
-  while (std::getline(games1, line))
+  int league_lines = 0, lines = 0;
+  while (std::getline(games1, line)) {
+    ++lines;
     league_lines += line.find(
                         "white-low=gen-0000 black-high=gen-0000 white-high=gen-0000 "
                         "black-low=gen-0000") != std::string::npos;
-  EXPECT_EQ(league_lines, 4);
+  }
+  EXPECT_GE(lines, 4);
+  EXPECT_EQ(league_lines, lines);
   // training.csv: a row per seat per metrics chunk, with the seat named.
   std::ifstream csv(dir / "training.csv");
   std::getline(csv, line);

@@ -77,6 +77,36 @@ TEST(SelfPlay, GamesFinishAndSamplesAreWellFormed) {
   }
 }
 
+// Carry-over: two generations over the same slots. The games still going after the first run
+// finish in the second, with its evaluator, and every finished game's samples are counted once,
+// in the run it finishes in: each sample's ply lies within its game, each game's samples are as
+// many as its fully searched moves (all of them here).
+TEST(SelfPlay, CarriedGamesFinishInTheNextRunWithTheirSamplesCountedOnce) {
+  VariantPtr v = find_variant("minichess");
+  MaterialEvaluator material(*v);
+  UniformEvaluator uniform;
+  SelfPlayConfig config = small_config();
+  config.carry_over = true;
+  config.full_search_probability = 1;  // every move a sample
+  SelfPlay play(v, material, config);
+  std::vector<Sample> first_samples, second_samples;
+  std::vector<GameRecord> first_games, second_games;
+  const SelfPlayStats first = play.run(first_samples, first_games);
+  EXPECT_GE(first.games, config.games);
+  EXPECT_GT(play.carried(), 0);
+  play.set_players(uniform);
+  const SelfPlayStats second = play.run(second_samples, second_games);
+  EXPECT_GE(second.games, config.games);
+  for (const auto& [samples, games, stats] : {std::tie(first_samples, first_games, first),
+                                              std::tie(second_samples, second_games, second)}) {
+    int64_t plies = 0;
+    for (const GameRecord& g : games) plies += g.plies;
+    EXPECT_EQ(static_cast<int64_t>(samples.size()), plies) << "one sample per move, once";
+    EXPECT_EQ(stats.samples, plies);
+  }
+  EXPECT_GT(second.played, 0);
+}
+
 // Always reports White as lost, whatever the position: White wants to resign at once.
 class HopelessEvaluator : public Evaluator {
  public:

@@ -136,6 +136,18 @@ TEST(TrainRun, BadConfigsNameTheKey) {
   }
   std::ofstream(dir / "bad2.toml") << "[training]\noptimiser = \"sgd\"\n";
   EXPECT_THROW(load_train_config(dir / "bad2.toml"), std::runtime_error);
+  // A setting renamed since: the error says what replaced it.
+  std::ofstream(dir / "old.toml") << "[inference]\nhalf = true\n";
+  try {
+    load_train_config(dir / "old.toml");
+    FAIL() << "inference.half accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("old.toml:2: inference.half"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("precision = \"fp16\""), std::string::npos) << e.what();
+  }
+  std::ofstream(dir / "precision.toml") << "[inference]\nprecision = \"fp8\"\n";
+  EXPECT_THROW(load_train_config(dir / "precision.toml"), std::runtime_error);
 }
 
 }  // namespace

@@ -184,6 +184,19 @@ TEST_F(TrainerTest, AdamWLearnsAMemorisableTask) {
   expect_learns(encoder_, pool_, config);
 }
 
+// On a GPU: mixed-precision steps (autocast, loss scaling) learn the same task.
+TEST_F(TrainerTest, MixedPrecisionOnCudaLearnsAMemorisableTask) {
+  if (!torch::cuda::is_available()) GTEST_SKIP() << "no CUDA device";
+  TrainerConfig config;
+  config.optimizer = "sgd";
+  config.learning_rate = 0.05;
+  config.batch_size = 32;
+  config.metrics_every = 10;
+  config.device = "cuda";
+  config.mixed_precision = true;
+  expect_learns(encoder_, pool_, config);
+}
+
 // Two rows with 3 and 5 target moves: the padded batch's losses equal each row's own, computed
 // by hand over its real moves only (a zero-weight move included).
 TEST_F(TrainerTest, PaddingDoesNotChangeTheLoss) {

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <map>
 #include <mutex>
 
@@ -267,6 +268,68 @@ TEST(GameRunner, EveryGameFinishesExactlyOnce) {
   for (int i = 0; i < config.games; ++i) EXPECT_EQ(reported[i], 1) << "game " << i;
   EXPECT_EQ(stats.games, config.games);
   EXPECT_EQ(stats.moves, moves);
+}
+
+// An evaluator that counts the positions it was sent.
+class CountingEvaluator : public Evaluator {
+ public:
+  std::atomic<long long> positions{0};
+  void evaluate(std::span<const EvalRequest> batch, std::span<Evaluation> out) override {
+    positions += static_cast<long long>(batch.size());
+    uniform_.evaluate(batch, out);
+  }
+  std::string name() const override { return "counting"; }
+
+ private:
+  UniformEvaluator uniform_;
+};
+
+// Generations without a tail: a run returns once its quota has finished, the games still going
+// wait in their slots and go on in the next run with that run's agents; over the runs every
+// game is reported exactly once, and games are numbered on.
+TEST(GameRunner, GamesStillGoingAtTheQuotaContinueInTheNextRunWithItsAgents) {
+  VariantPtr v = find_variant("minichess");
+  GameRunnerConfig config;
+  config.threads = 2;
+  config.games_per_thread = 5;
+  config.max_plies = 40;
+  config.temperature_start = 1.0;
+  config.temperature_plies = 40;
+  GameRunner runner(v, config);
+  std::map<int, int> reported;
+  std::vector<int> set_up;
+  std::mutex mutex;
+  auto hooks_for = [&](Evaluator& evaluator, std::string label) {
+    GameHooks hooks;
+    hooks.setup = [&, label](int index) {
+      std::lock_guard lock(mutex);
+      set_up.push_back(index);
+      GameSetup setup;
+      setup.seats.assign(2, SeatAgent{&evaluator, 8, label});
+      setup.label = label;
+      return setup;
+    };
+    hooks.finished = [&](PlayedGame& game, GameObserver*) {
+      ++reported[game.index];
+      return true;
+    };
+    return hooks;
+  };
+  CountingEvaluator first, second;
+  const GameRunnerStats one = runner.run(6, hooks_for(first, "first"));
+  EXPECT_GE(one.games, 6);
+  const int carried = runner.carried();
+  EXPECT_GT(carried, 0) << "the run should stop with games in progress";
+  const long long first_before = first.positions;
+  set_up.clear();
+  const GameRunnerStats two = runner.run(8, hooks_for(second, "second"));
+  EXPECT_GE(two.games, 8);
+  EXPECT_EQ(first.positions, first_before) << "a carried game used the old agent";
+  EXPECT_GT(second.positions, 0);
+  // The carried games were set up again.
+  EXPECT_GE(static_cast<int>(set_up.size()), carried);
+  for (const auto& [index, count] : reported) EXPECT_EQ(count, 1) << "game " << index;
+  EXPECT_EQ(static_cast<int>(reported.size()), one.games + two.games);
 }
 
 }  // namespace
