@@ -70,7 +70,8 @@ run() {
 
   command -v nvidia-smi >/dev/null && note "$(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader)"
   local torch_prefix
-  torch_prefix="$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')"
+  torch_prefix="$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)' 2>/dev/null)" ||
+    { log "error: python3 cannot import torch: run this on the GPU machine, with PyTorch" >&2; exit 1; }
   note "torch $(python3 -c 'import torch; print(torch.__version__, "cuda", torch.version.cuda)')"
   export LD_LIBRARY_PATH="$DEPS/$ARCH_LIB:$DEPS/$ARCH_LIB/hdf5/serial:${LD_LIBRARY_PATH:-}"
   local generator=()
