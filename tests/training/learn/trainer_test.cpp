@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
@@ -124,9 +125,11 @@ class TrainerTest : public ::testing::Test {
   // A fresh folder per test, removed after.
   std::string temp_file(const std::string& name) {
     if (dir_.empty()) {
+      // A parameterised test's name holds a '/', which would leave the folder's parent behind.
+      std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+      std::replace(test.begin(), test.end(), '/', '_');
       dir_ = std::filesystem::temp_directory_path() /
-             ("fairyzero_trainer_test_" + std::to_string(::getpid()) + "_" +
-              ::testing::UnitTest::GetInstance()->current_test_info()->name());
+             ("fairyzero_trainer_test_" + std::to_string(::getpid()) + "_" + test);
       std::filesystem::remove_all(dir_);
       std::filesystem::create_directories(dir_);
     }
