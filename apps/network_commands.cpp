@@ -33,7 +33,8 @@ int network_info_command(const Arguments& args) {
   std::cout << args.positional()[0] << ": " << describe(info.config) << " for " << info.variant
             << ", encoder version " << info.encoder_version << ", " << info.shape.planes
             << " input planes on " << info.shape.files << "x" << info.shape.ranks
-            << ", policy size " << info.policy_size << ", training step " << info.step << "\n";
+            << ", policy size " << info.policy_size << ", training step " << info.step
+            << ", weights checksum " << checkpoint_weights_checksum(args.positional()[0]) << "\n";
   return 0;
 }
 

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
 #include <filesystem>
 #include <sstream>
 #include <vector>
@@ -207,6 +208,39 @@ void save_checkpoint(const std::string& path, const NetworkImpl& network, const 
     throw CheckpointError("cannot move '" + temp + "' to checkpoint '" + path +
                           "': " + ec.message());
   }
+}
+
+std::string weights_checksum(NetworkImpl& network) {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  auto mix = [&](const void* data, size_t bytes) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (size_t i = 0; i < bytes; ++i) hash = (hash ^ p[i]) * 0x100000001b3ull;
+  };
+  auto add = [&](const std::string& name, const torch::Tensor& tensor) {
+    if (name.find("num_batches_tracked") != std::string::npos) return;  // a counter
+    const torch::Tensor values = tensor.detach().to(torch::kCPU, torch::kFloat).contiguous();
+    mix(name.data(), name.size());
+    for (int64_t size : values.sizes()) mix(&size, sizeof size);
+    mix(values.data_ptr<float>(), sizeof(float) * static_cast<size_t>(values.numel()));
+  };
+  for (const auto& item : network.named_parameters()) add(item.key(), item.value());
+  for (const auto& item : network.named_buffers()) add(item.key(), item.value());
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hash));
+  return text;
+}
+
+std::string checkpoint_weights_checksum(const std::string& path) {
+  torch::serialize::InputArchive archive = open_archive(path);
+  const CheckpointInfo info = read_info(archive, path);
+  std::shared_ptr<NetworkImpl> network;
+  try {
+    network = std::make_shared<NetworkImpl>(info.config, info.shape);
+  } catch (const std::invalid_argument& e) {
+    throw CheckpointError("checkpoint '" + path + "' has an unusable config: " + e.what());
+  }
+  load_weights(archive, path, *network);
+  return weights_checksum(*network);
 }
 
 CheckpointInfo read_checkpoint_info(const std::string& path) {

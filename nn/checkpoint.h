@@ -61,4 +61,11 @@ std::shared_ptr<NetworkImpl> load_checkpoint(const std::string& path, const Vari
 void load_checkpoint_into(const std::string& path, const VariantPtr& variant, NetworkImpl& network,
                           const std::string& seat = "");
 
+// A checksum of the weights and batch-norm statistics (what decides the outputs; not the step
+// or batch counters): 16 hex digits of FNV-1a over every tensor's name, shape and float32 values,
+// so two checkpoints, or a network and a file, can be compared.
+std::string weights_checksum(NetworkImpl& network);
+// The same for a checkpoint file, without a variant (throws CheckpointError as load_checkpoint).
+std::string checkpoint_weights_checksum(const std::string& path);
+
 }  // namespace fairyzero

@@ -153,6 +153,25 @@ TEST_F(Checkpoints, SaveThenLoadGivesIdenticalOutputs) {
   EXPECT_TRUE(torch::equal(a.pair, c.pair));
 }
 
+// The weights checksum: the same for a network and its file whatever the step, different once a
+// weight moves.
+TEST_F(Checkpoints, WeightsChecksumComparesNetworksAndFiles) {
+  Network net = trained_network();
+  const std::string one = dir.file("one.pt"), two = dir.file("two.pt");
+  save_checkpoint(one, *net, enc, 1);
+  save_checkpoint(two, *net, enc, 2);
+  const std::string sum = weights_checksum(*net);
+  EXPECT_EQ(sum.size(), 16u);
+  EXPECT_EQ(checkpoint_weights_checksum(one), sum);
+  EXPECT_EQ(checkpoint_weights_checksum(two), sum);
+  {
+    torch::NoGradGuard no_grad;
+    net->parameters()[3].view(-1)[0] += 1e-3f;
+  }
+  EXPECT_NE(weights_checksum(*net), sum);
+  EXPECT_THROW(checkpoint_weights_checksum(dir.file("missing.pt")), CheckpointError);
+}
+
 TEST_F(Checkpoints, SavingOverAnExistingCheckpointReplacesIt) {
   const std::string path = dir.file("net.pt");
   save_checkpoint(path, *trained_network(), enc, 1);
