@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/rules_fingerprint.h"
+#include "core/temporary_file.h"
 #include "nn/encoder.h"
 #include "nn/network.h"
 
@@ -189,9 +190,7 @@ void save_checkpoint(const std::string& path, const NetworkImpl& network, const 
   if (!seat.empty()) archive.write("fairyzero_seat", c10::IValue(seat));
 
   // A name no other writer (thread or process) uses, in the same folder so rename is atomic.
-  static std::atomic<int> counter{0};
-  const std::string temp =
-      path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
+  const std::string temp = temporary_name(path);
   try {
     archive.save_to(temp);
   } catch (const std::exception& e) {

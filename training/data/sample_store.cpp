@@ -19,6 +19,7 @@
 #include <type_traits>
 
 #include "core/rules_fingerprint.h"
+#include "core/temporary_file.h"
 
 namespace fairyzero {
 
@@ -465,9 +466,7 @@ void write_sample_file(const std::string& path, const SampleFileInfo& info,
     throw SampleFileError(prefix + e.what());
   }
   // A name no other writer (thread or process) uses, in the same folder so rename is atomic.
-  static std::atomic<int> counter{0};
-  const std::string temp =
-      path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+  const std::string temp = temporary_name(path);
   const auto remove_temp = [&] {
     std::error_code ignored;
     fs::remove(temp, ignored);
@@ -521,28 +520,96 @@ SampleWindow::SampleWindow(std::string folder, const SampleFileInfo& expected, i
 }
 
 int64_t SampleWindow::refresh() {
-  // Candidates: the folder's sample files plus the files held, whose samples stay even if the
-  // file has been deleted since. Names sort by age.
   std::vector<std::string> names;
-  for (const auto& [name, samples] : files_) names.push_back(name);
   std::error_code ec;
   for (fs::directory_iterator it(folder_, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string file = it->path().filename().string();
-    // Temporaries end in ".tmp-<pid>-<n>"; the second test only guards odd names.
-    if (file.size() < 3 || file.compare(file.size() - 3, 3, ".h5") != 0 ||
-        file.find(".tmp-") != std::string::npos)
+    // Temporaries end in ".tmp-HOST-PID-N"; the second test only guards odd names.
+    if (file.size() < 3 || file.compare(file.size() - 3, 3, ".h5") != 0 || is_temporary_name(file))
       continue;
     std::error_code type_ec;
     if (it->is_regular_file(type_ec)) names.push_back(it->path().string());
   }
-  std::sort(names.begin(), names.end());
-  names.erase(std::unique(names.begin(), names.end()), names.end());
+  // Every usable file counts as published, also those too old for the window.
+  for (const std::string& name : names) check_file(name);
+  return refresh_names(std::move(names));
+}
 
-  const auto skip = [&](const std::string& name, const std::string& reason) {
+int64_t SampleWindow::refresh_from(const std::vector<std::string>& files) {
+  std::vector<std::string> names;
+  for (const auto& [name, samples] : files_)
+    if (std::find(files.begin(), files.end(), name) != files.end()) names.push_back(name);
+  for (const std::string& name : files) names.push_back(name);
+  files_.erase(std::remove_if(files_.begin(), files_.end(),
+                              [&](const auto& f) {
+                                return std::find(files.begin(), files.end(), f.first) ==
+                                       files.end();
+                              }),
+               files_.end());
+  return refresh_names(std::move(names));
+}
+
+std::vector<std::string> SampleWindow::files() const {
+  std::vector<std::string> names;
+  for (const auto& [name, samples] : files_) names.push_back(name);
+  return names;
+}
+
+int64_t SampleWindow::published() const {
+  int64_t total = 0;
+  for (const auto& [name, samples] : published_) total += samples;
+  return total;
+}
+
+int64_t SampleWindow::check_file(const std::string& name) {
+  for (const auto& [known, samples] : published_)
+    if (known == name) return samples;
+  if (std::find(skipped_.begin(), skipped_.end(), name) != skipped_.end()) return -1;
+  const auto skip = [&](const std::string& reason) {
     skipped_.push_back(name);
     warnings_.push_back(reason);
     std::cerr << "warning: " << reason << "\n";
+    return int64_t{-1};
   };
+  try {
+    const SampleFileInfo info = read_sample_file_info(name);
+    std::string mismatch;
+    const auto differs = [&](const char* what, const auto& got, const auto& want) {
+      if (mismatch.empty() && got != want) {
+        std::ostringstream text;
+        text << what << " " << got << ", expected " << want;
+        mismatch = text.str();
+      }
+    };
+    if (info.rules_fingerprint != expected_.rules_fingerprint) {
+      std::string first;
+      try {
+        first = first_rules_difference(parse_rules_fields(expected_.rules),
+                                       parse_rules_fields(info.rules));
+      } catch (const std::invalid_argument&) {
+      }
+      mismatch = "made under other rules (fingerprint " + info.rules_fingerprint + ", expected " +
+                 expected_.rules_fingerprint + ")" +
+                 (first.empty() ? "" : "; first difference: " + first);
+    }
+    differs("encoder version", info.encoder_version, expected_.encoder_version);
+    differs("planes", info.planes, expected_.planes);
+    differs("cells", info.cells, expected_.cells);
+    differs("value heads", info.value_heads, expected_.value_heads);
+    if (!mismatch.empty()) return skip("skipping sample file '" + name + "': " + mismatch);
+    published_.emplace_back(name, info.samples);
+    return info.samples;
+  } catch (const SampleFileError& e) {
+    return skip(std::string("skipping ") + e.what());
+  }
+}
+
+int64_t SampleWindow::refresh_names(std::vector<std::string> names) {
+  // Candidates: the given files plus the files held, whose samples stay even if the file has
+  // been deleted since. Names sort by age.
+  for (const auto& [name, samples] : files_) names.push_back(name);
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
   const auto held = [&](const std::string& name) {
     return std::find_if(files_.begin(), files_.end(),
                         [&](const auto& f) { return f.first == name; });
@@ -557,41 +624,19 @@ int64_t SampleWindow::refresh() {
       kept.push_back(std::move(*it));
       continue;
     }
-    if (std::find(skipped_.begin(), skipped_.end(), *name) != skipped_.end()) continue;
+    if (check_file(*name) < 0) continue;
     try {
-      const SampleFileInfo info = read_sample_file_info(*name);
-      std::string mismatch;
-      const auto differs = [&](const char* what, const auto& got, const auto& want) {
-        if (mismatch.empty() && got != want) {
-          std::ostringstream text;
-          text << what << " " << got << ", expected " << want;
-          mismatch = text.str();
-        }
-      };
-      if (info.rules_fingerprint != expected_.rules_fingerprint) {
-        std::string first;
-        try {
-          first = first_rules_difference(parse_rules_fields(expected_.rules),
-                                         parse_rules_fields(info.rules));
-        } catch (const std::invalid_argument&) {
-        }
-        mismatch = "made under other rules (fingerprint " + info.rules_fingerprint + ", expected " +
-                   expected_.rules_fingerprint + ")" +
-                   (first.empty() ? "" : "; first difference: " + first);
-      }
-      differs("encoder version", info.encoder_version, expected_.encoder_version);
-      differs("planes", info.planes, expected_.planes);
-      differs("cells", info.cells, expected_.cells);
-      differs("value heads", info.value_heads, expected_.value_heads);
-      if (!mismatch.empty()) {
-        skip(*name, "skipping sample file '" + *name + "': " + mismatch);
-        continue;
-      }
       std::vector<Sample> samples = read_sample_file(*name);
       total += static_cast<int64_t>(samples.size());
       kept.emplace_back(*name, std::move(samples));
     } catch (const SampleFileError& e) {
-      skip(*name, std::string("skipping ") + e.what());
+      // Its header read but its samples do not: not usable after all.
+      published_.erase(std::remove_if(published_.begin(), published_.end(),
+                                      [&](const auto& p) { return p.first == *name; }),
+                       published_.end());
+      skipped_.push_back(*name);
+      warnings_.push_back(std::string("skipping ") + e.what());
+      std::cerr << "warning: skipping " << e.what() << "\n";
     }
   }
   std::reverse(kept.begin(), kept.end());  // oldest first

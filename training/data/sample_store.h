@@ -57,8 +57,17 @@ class SampleWindow {
  public:
   SampleWindow(std::string folder, const SampleFileInfo& expected, int64_t capacity);
   // Rescans the folder, loading new files and dropping samples beyond the capacity. Returns the
-  // number of samples now held.
+  // number of samples now held. A file published late (an older name) is simply read now.
   int64_t refresh();
+  // As refresh(), from exactly these files (paths as files() gives them): the ranks of a
+  // data-parallel trainer train on the window that rank 0 chose.
+  int64_t refresh_from(const std::vector<std::string>& files);
+  // The files whose samples are held, oldest first.
+  std::vector<std::string> files() const;
+  // Samples in every usable file of the folder seen so far, held or not (external self-play
+  // counts new samples by it), and the number of those files.
+  int64_t published() const;
+  int64_t published_files() const { return static_cast<int64_t>(published_.size()); }
   int64_t size() const;
   // Samples held whose seat to move is `seat`.
   int64_t seat_size(int seat) const;
@@ -73,7 +82,12 @@ class SampleWindow {
   int64_t capacity_;
   std::vector<std::pair<std::string, std::vector<Sample>>> files_;  // oldest first
   std::vector<std::string> warnings_;
-  std::vector<std::string> skipped_;  // files already reported
+  std::vector<std::string> skipped_;                        // files already reported
+  std::vector<std::pair<std::string, int64_t>> published_;  // usable files and their samples
+
+  int64_t refresh_names(std::vector<std::string> names);
+  // The samples in `name` when it is usable; -1 (and a warning) when it is skipped.
+  int64_t check_file(const std::string& name);
 };
 
 }  // namespace fairyzero

@@ -88,7 +88,12 @@ std::vector<Setting> settings(TrainConfig& c) {
       {"training", "window", &c.window.samples, 1, 1e10, "newest samples trained on"},
       {"training", "steps_per_generation", &c.window.steps_per_generation, 0, 1e8,
        "optimizer steps"},
-      {"training", "batch_size", &t.batch_size, 1, 65536, "samples per step"},
+      {"training", "reuse", &c.window.reuse, 0.01, 1e6,
+       "external self-play: samples trained per new sample (the trainer waits for "
+       "steps_per_generation x batch_size / reuse new ones before a generation)",
+       kMidRun},
+      {"training", "batch_size", &t.batch_size, 1, 65536,
+       "samples per step (split among the ranks of a data-parallel trainer)"},
       {"training", "optimizer", &t.optimizer, 0, 0, "sgd or adamw"},
       {"training", "learning_rate", &t.learning_rate, 0, 10, "peak learning rate"},
       {"training", "momentum", &t.momentum, 0, 1, "SGD momentum"},

@@ -43,6 +43,10 @@ struct InferenceSettings {
 struct TrainingWindow {
   int64_t samples = 50000;  // the newest samples trained on
   int steps_per_generation = 200;
+  // External self-play: samples trained per new sample. KataGo caps the same ratio (its
+  // max-train-bucket-per-new-data); 4 keeps the trainer from memorising the newest games while
+  // letting a slow fleet of workers still feed it (docs/DISTRIBUTED.md).
+  double reuse = 4;
 };
 
 // Who plays the seats in self-play (docs/TRAINING.md, [agents]).

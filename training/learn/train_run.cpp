@@ -3,6 +3,7 @@
 #include "training/learn/train_run.h"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -10,18 +11,21 @@
 #include <future>
 #include <iomanip>
 #include <mutex>
+#include <optional>
 #include <sstream>
+#include <thread>
 
-#include "core/rules_fingerprint.h"
+#include "core/temporary_file.h"
 #include "core/variant_loader.h"
-#include "mcts/inference_server.h"
 #include "nn/checkpoint.h"
 #include "nn/encoder.h"
 #include "nn/network_evaluator.h"
+#include "training/cluster/lease.h"
+#include "training/cluster/run_files.h"
 #include "training/data/sample_store.h"
-#include "training/learn/league.h"
-#include "training/learn/self_play.h"
+#include "training/learn/generation_player.h"
 #include "training/learn/trainer.h"
+#include "training/learn/trainer_group.h"
 #include "training/play/run_program.h"
 
 namespace fairyzero {
@@ -33,15 +37,13 @@ double now_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-// Writes a whole text file under a temporary name and renames it, so readers see all or nothing.
+// Writes a whole text file atomically; a failure is a RunError naming it.
 void write_file_atomically(const std::string& path, const std::string& text) {
-  std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    out << text;
-    if (!out.flush()) throw RunError("cannot write " + temporary);
+  try {
+    write_text_atomically(path, text);
+  } catch (const std::runtime_error& e) {
+    throw RunError(e.what());
   }
-  fs::rename(temporary, path);
 }
 
 // Keeps the header and the rows whose first column (the generation) is below `limit`: rows of
@@ -67,33 +69,23 @@ void append_csv(const std::string& path, const std::string& header, const std::s
   if (!out.flush()) throw RunError("cannot append to " + path);
 }
 
-std::string format_seconds(double s) {
-  char text[32];
-  if (s >= 3600)
-    std::snprintf(text, sizeof text, "%dh%02dm", int(s / 3600), int(s / 60) % 60);
-  else if (s >= 60)
-    std::snprintf(text, sizeof text, "%dm%02ds", int(s / 60), int(s) % 60);
-  else
-    std::snprintf(text, sizeof text, "%.0fs", s);
-  return text;
+// The column `column` of the row of `generation` in a CSV file; "" when there is none.
+std::string csv_field(const std::string& path, int generation, int column) {
+  std::ifstream in(path);
+  std::string line, found;
+  std::getline(in, line);  // header
+  while (std::getline(in, line)) {
+    std::vector<std::string> fields;
+    std::stringstream split(line);
+    for (std::string f; std::getline(split, f, ',');) fields.push_back(f);
+    if (fields.size() > static_cast<size_t>(column) && std::stoi(fields[0]) == generation)
+      found = fields[column];
+  }
+  return found;
 }
 
-// What this run's sample files say about themselves (the network is filled in per file).
-SampleFileInfo sample_file_info(const Encoder& encoder) {
-  const Variant& variant = encoder.variant();
-  SampleFileInfo info;
-  info.schema_version = kSampleSchemaVersion;
-  info.variant = variant.name;
-  const RulesFields rules = rules_fields(variant);
-  info.rules_fingerprint = rules_fingerprint(rules);
-  info.rules = rules_fields_text(rules);
-  info.encoder_version = Encoder::kVersion;
-  info.planes = encoder.plane_count();
-  info.cells = encoder.cells();
-  info.value_heads = encoder.value_heads();
-  info.seats = variant.seat_count();
-  return info;
-}
+constexpr const char* kExternalHeader =
+    "generation,published_samples,new_samples,files,waited_seconds";
 
 }  // namespace
 
@@ -166,19 +158,6 @@ std::vector<std::string> TrainingRun::agents() const {
 std::string TrainingRun::checkpoint_path(int generation, const std::string& agent) const {
   return path("checkpoints/" + generation_name(generation) + (agent.empty() ? "" : "-" + agent) +
               ".pt");
-}
-
-std::shared_ptr<Evaluator> TrainingRun::earlier_network(int generation, int agent) {
-  std::lock_guard lock(earlier_mutex_);
-  std::shared_ptr<Evaluator>& network = earlier_[{generation, agent}];
-  if (!network) {
-    const std::string seat = agents().at(agent);
-    network = std::make_shared<NetworkEvaluator>(
-        variant_, load_checkpoint(checkpoint_path(generation, seat), variant_, seat),
-        NetworkEvaluatorOptions{.device = config_.run.device,
-                                .precision = parse_precision(config_.inference.precision)});
-  }
-  return network;
 }
 
 std::string TrainingRun::path(const std::string& name) const {
@@ -259,113 +238,94 @@ std::shared_ptr<Evaluator> TrainingRun::snapshot(const Trainer& trainer) const {
                               .precision = parse_precision(config_.inference.precision)});
 }
 
+int TrainingRun::league_games() const { return player_ ? player_->league_games() : 0; }
+
 void TrainingRun::self_play_generation(int generation,
                                        const std::vector<std::shared_ptr<Evaluator>>& networks,
                                        int network_generation,
                                        const std::function<void(const std::string&)>& log) {
-  const TrainConfig& c = config_;
-  const std::string network_name = generation_name(network_generation);
-  const VariantPtr& variant = variant_;
-  // Each self-play worker keeps `batches_in_flight` requests waiting at most: with all of them
-  // queued the batch can grow no more, so it goes without waiting out the deadline. Every
-  // server of the generation (league lineups, per-seat networks) takes turns on the one device:
-  // one batch at a time on the CPU, one per server thread (each its own stream) on CUDA.
-  const bool cuda = c.run.device.rfind("cuda", 0) == 0;
-  const InferenceServerConfig server_config{
-      .max_batch = c.inference.max_batch,
-      .max_wait_us = c.inference.max_wait_us,
-      .clients = c.selfplay.workers * c.selfplay.batches_in_flight,
-      .threads = c.inference.server_threads,
-      .gate = std::make_shared<DeviceGate>(cuda ? c.inference.server_threads : 1)};
-  InferenceServer server(networks.front(), server_config);
-  const SelfPlayConfig& selfplay = c.selfplay;
-  // One shared network without league play: every game through one server, as always.
-  // Otherwise each game draws its lineup.
-  std::unique_ptr<League> league;
-  Matchmaker matchmaker;
-  if (c.agents.per_seat() || c.agents.league_probability > 0) {
-    league = std::make_unique<League>(
-        variant, networks, network_generation, c.agents.league_probability,
-        [this](int g, int agent) { return earlier_network(g, agent); }, server_config);
-    matchmaker = [&league](std::mt19937_64& rng) { return league->draw(rng); };
-  }
   // The first generation of this process makes the games' slots; later ones hand their new
   // players to the games carried over.
-  if (!self_play_) {
-    SelfPlayConfig first = selfplay;
-    first.seed = c.run.seed * 1000 + static_cast<uint64_t>(generation);
-    self_play_ = std::make_unique<SelfPlay>(variant, server, first, matchmaker);
-  } else {
-    self_play_->set_players(server, matchmaker);
-  }
-  SelfPlay& play = *self_play_;
-  std::vector<Sample> samples;
-  std::vector<GameRecord> games;
-  double last_line = now_seconds();
+  if (!player_)
+    player_ = std::make_unique<GenerationPlayer>(
+        variant_, config_, agents(),
+        [this](int g, const std::string& agent) { return checkpoint_path(g, agent); },
+        config_.run.seed * 1000 + static_cast<uint64_t>(generation));
   const std::string name = generation_name(generation);
-  SelfPlayStats stats = play.run(samples, games, [&](const SelfPlayStats& s) {
-    if (now_seconds() - last_line < 2.0 && s.games < selfplay.games) return;
-    last_line = now_seconds();
-    double eta = s.games > 0 ? s.seconds * (selfplay.games - s.games) / s.games : 0;
-    std::ostringstream line;
-    line << std::fixed << std::setprecision(0) << "  " << name << " self-play: " << s.games << "/"
-         << selfplay.games << " games, " << s.moves << " positions (" << s.moves_per_second()
-         << "/s, " << (s.seconds > 0 ? s.evaluated / s.seconds : 0) << " evaluations/s), "
-         << s.samples << " samples, ETA " << format_seconds(eta);
-    log(line.str());
-  });
-  server.shutdown();
-  if (league) {
-    league->shutdown();
-    league_games_ += league->league_games();
-  }
-  SampleFileInfo info = sample_file_info(Encoder(variant));
-  info.network = network_name;
-  write_sample_file(path("samples/" + name + ".h5"), info, samples);
-  std::string text;
-  for (const GameRecord& g : games) {
-    std::ostringstream line;
-    line << g.termination << " |";
-    for (int s = 0; s < variant->seat_count(); ++s)
-      line << " " << variant->seats[s].name << "=" << g.score[s];
-    line << " | " << g.plies << " plies | ";
-    if (!g.networks.empty()) line << g.networks << " | ";
-    line << g.moves << "\n";
-    text += line.str();
-  }
-  write_file_atomically(path("games/" + name + ".txt"), text);
-  std::ostringstream row;
-  row << generation << "," << stats.games << "," << stats.moves << "," << stats.samples << ","
-      << stats.seconds << "," << stats.moves_per_second() << ","
-      << (stats.seconds > 0 ? stats.evaluated / stats.seconds : 0) << "," << stats.mean_plies()
-      << "," << stats.terminations["resignation"] << "," << stats.resign_checks << ","
-      << stats.false_resigns;
-  double draws = 0;
-  for (const GameRecord& g : games) draws += g.score[0] == 0.5;
-  row << "," << (stats.games ? draws / stats.games : 0);
-  for (int s = 0; s < variant->seat_count(); ++s)
-    row << "," << (stats.games ? stats.score_sum[s] / stats.games : 0);
-  std::string header =
-      "generation,games,positions,samples,seconds,positions_per_second,evaluations_per_second,"
-      "mean_plies,resignations,resign_checks,false_resigns,draw_rate";
-  for (int s = 0; s < variant->seat_count(); ++s) header += ",score_" + variant->seats[s].name;
-  append_csv(path("selfplay.csv"), header, row.str());
+  const PlayedGames played = player_->play(networks, network_generation, name, log);
+  write_played_games(variant_, played, generation_name(network_generation),
+                     path("samples/" + name + ".h5"), path("games/" + name + ".txt"));
+  append_csv(path("selfplay.csv"), selfplay_csv_header(*variant_),
+             selfplay_csv_row(*variant_, generation, played));
+  const SelfPlayStats& stats = played.stats;
   std::ostringstream done;
   done << std::fixed << std::setprecision(1) << "  " << name << " self-play done: " << stats.games
        << " games in " << format_seconds(stats.seconds) << ", " << stats.moves_per_second()
        << " positions/s, " << stats.samples << " samples, mean length " << stats.mean_plies()
-       << " plies, draws " << 100 * (stats.games ? draws / stats.games : 0) << "%";
+       << " plies, draws " << 100 * draw_rate(played) << "%";
   log(done.str());
 }
 
-void TrainingRun::run(const std::function<void(const std::string&)>& raw_log) {
+std::string TrainingRun::wait_for_samples(int generation, SampleWindow& window,
+                                          const TrainingOptions& options,
+                                          const std::function<void(const std::string&)>& log) {
   const TrainConfig& c = config_;
+  // Samples published when the previous generation began training: those since are new. A
+  // restarted trainer reads it back from external.csv.
+  const std::string before = csv_field(path("external.csv"), generation - 1, 1);
+  const int64_t baseline = before.empty() ? 0 : std::stoll(before);
+  const int64_t needed = static_cast<int64_t>(std::ceil(
+      c.window.steps_per_generation * static_cast<double>(c.trainer.batch_size) / c.window.reuse));
+  const double started = now_seconds();
+  double last_line = 0, last_sweep = 0;
+  for (;;) {
+    if (now_seconds() - last_sweep > 60) {
+      last_sweep = now_seconds();
+      for (const char* folder : {"samples", "games"})
+        for (const std::string& removed :
+             sweep_temporaries(path(folder), options.sweep_after_seconds))
+          log("  swept " + removed + " (left by a writer that was stopped mid-write)");
+    }
+    window.refresh();
+    const int64_t arrived = window.published() - baseline;
+    if (arrived >= needed && window.size() > 0) {
+      std::ostringstream row;
+      row << generation << "," << window.published() << "," << arrived << ","
+          << window.published_files() << "," << now_seconds() - started;
+      return row.str();
+    }
+    if (now_seconds() - last_line >= 10) {
+      last_line = now_seconds();
+      log("  " + generation_name(generation) + ": waiting for self-play workers, " +
+          std::to_string(std::max<int64_t>(arrived, 0)) + "/" + std::to_string(needed) +
+          " new samples (" + std::to_string(window.published_files()) + " files published), " +
+          format_seconds(now_seconds() - started));
+    }
+    std::this_thread::sleep_for(std::chrono::duration<double>(options.poll_seconds));
+  }
+}
+
+void TrainingRun::run(const std::function<void(const std::string&)>& raw_log,
+                      const TrainingOptions& options) {
+  const TrainConfig& c = config_;
+  TrainerGroup* group = options.group;
+  const bool leader = !group || group->rank() == 0;  // the rank that writes files and logs
+  if (group && group->world_size() > 1 && !options.external_selfplay)
+    throw RunError("a data-parallel trainer (" + std::to_string(group->world_size()) +
+                   " ranks) trains on external self-play: add --selfplay external and start "
+                   "fairyzero selfplay workers on " +
+                   dir_);
   std::mutex log_mutex;  // self-play may report from another thread (overlap)
   auto log = [&](const std::string& line) {
+    if (!leader) return;
     std::lock_guard lock(log_mutex);
     raw_log(line);
   };
   const VariantPtr& variant = variant_;
+  disable_hdf5_file_locking();
+  // The ranks of one trainer are one trainer: rank 0 holds the run.
+  std::optional<Lease> lease;
+  if (leader) lease.emplace(trainer_lease_path(dir_), "the trainer of " + dir_);
   for (const char* sub : {"checkpoints", "samples", "games"}) fs::create_directories(path(sub));
   Encoder encoder(variant);
   TrainerConfig trainer_config = c.trainer;
@@ -382,6 +342,10 @@ void TrainingRun::run(const std::function<void(const std::string&)>& raw_log) {
   for (size_t a = 0; a < names.size(); ++a)
     trainers.push_back(std::make_unique<Trainer>(encoder, c.network, trainer_config));
   auto save_all = [&](int g) {
+    if (!leader) return;
+    if (!lease->held())
+      throw RunError("lost " + lease->path() + " (another trainer broke it while this one " +
+                     "stalled); not writing generation " + std::to_string(g));
     for (size_t a = 0; a < names.size(); ++a)
       trainers[a]->save(checkpoint_path(g, names[a]), optimizer_path(names[a]), names[a]);
   };
@@ -390,22 +354,45 @@ void TrainingRun::run(const std::function<void(const std::string&)>& raw_log) {
     for (const auto& trainer : trainers) out.push_back(snapshot(*trainer));
     return out;
   };
-  int generation = load_newest_good(trainers, log);
-  if (generation >= 0) {
-    log("resuming " + dir_ + " after generation " + std::to_string(generation) + " of " +
-        std::to_string(c.run.generations));
-  } else {
-    generation = 0;
-    save_all(0);
-    log("new run " + dir_ + ": " + variant->title + ", network " + describe(c.network) +
-        (per_seat ? " per seat" : "") + ", " + std::to_string(c.run.generations) + " generations");
+  int generation = -1;
+  if (leader) {
+    generation = load_newest_good(trainers, log);
+    if (generation >= 0) {
+      log("resuming " + dir_ + " after generation " + std::to_string(generation) + " of " +
+          std::to_string(c.run.generations));
+    } else {
+      generation = 0;
+      save_all(0);
+      log("new run " + dir_ + ": " + variant->title + ", network " + describe(c.network) +
+          (per_seat ? " per seat" : "") + ", " + std::to_string(c.run.generations) +
+          " generations" + (options.external_selfplay ? ", external self-play" : ""));
+    }
   }
-  // Rows of a generation that did not finish are redone.
-  truncate_csv(path("training.csv"), generation);
-  if (!fs::exists(path("samples/" + generation_name(generation) + ".h5")))
-    truncate_csv(path("selfplay.csv"), generation);
+  if (group && group->world_size() > 1) {
+    // The other ranks load the same files (for the optimizer's state), then take rank 0's
+    // weights so that all start as one network.
+    if (leader) group->publish("start", std::to_string(generation));
+    generation = std::stoi(group->await("start"));
+    for (size_t a = 0; a < names.size(); ++a) {
+      if (!leader)
+        trainers[a]->load(checkpoint_path(generation, names[a]), optimizer_path(names[a]),
+                          names[a]);
+      trainers[a]->set_gradient_sync(group);
+    }
+    log("data-parallel trainer: " + std::to_string(group->world_size()) + " ranks, " +
+        std::to_string(c.trainer.batch_size / group->world_size()) + " samples per rank and step");
+  }
+  if (leader) {
+    // Rows of a generation that did not finish are redone.
+    truncate_csv(path("training.csv"), generation);
+    truncate_csv(path("external.csv"), generation);
+    if (!options.external_selfplay &&
+        !fs::exists(path("samples/" + generation_name(generation) + ".h5")))
+      truncate_csv(path("selfplay.csv"), generation);
+  }
   SampleWindow window(path("samples"), sample_file_info(encoder), c.window.samples);
-  std::mt19937_64 rng(c.run.seed);
+  // Each rank draws its own share of every batch.
+  std::mt19937_64 rng(c.run.seed + (group ? 7919 * static_cast<uint64_t>(group->rank()) : 0));
   const double started = now_seconds();
   const int first = generation;
   // With `overlap`, the games of generation g+1 are played by a snapshot of the network that
@@ -418,21 +405,39 @@ void TrainingRun::run(const std::function<void(const std::string&)>& raw_log) {
   for (; generation < c.run.generations; ++generation) {
     const double generation_start = now_seconds();
     const std::string name = generation_name(generation);
-    wait_for_games();
-    if (!fs::exists(path("samples/" + name + ".h5")))
-      self_play_generation(generation, snapshots(), generation, log);
-    else
-      log("  " + name + " self-play: samples on disk");
-    const std::string next = generation_name(generation + 1);
-    if (c.run.overlap && generation + 1 < c.run.generations &&
-        !fs::exists(path("samples/" + next + ".h5"))) {
-      // Taken before training changes the networks.
-      std::vector<std::shared_ptr<Evaluator>> networks = snapshots();
-      next_games = std::async(std::launch::async, [this, generation, networks, &log] {
-        self_play_generation(generation + 1, networks, generation, log);
-      });
+    if (options.external_selfplay) {
+      if (leader) {
+        const std::string row = wait_for_samples(generation, window, options, log);
+        append_csv(path("external.csv"), kExternalHeader, row);
+        // The other ranks train on the very files rank 0 chose.
+        if (group && group->world_size() > 1) {
+          std::string files;
+          for (const std::string& file : window.files()) files += file + "\n";
+          group->publish(name + "-files", files);
+        }
+      } else {
+        std::vector<std::string> files;
+        std::stringstream lines(group->await(name + "-files"));
+        for (std::string file; std::getline(lines, file);) files.push_back(file);
+        window.refresh_from(files);
+      }
+    } else {
+      wait_for_games();
+      if (!fs::exists(path("samples/" + name + ".h5")))
+        self_play_generation(generation, snapshots(), generation, log);
+      else
+        log("  " + name + " self-play: samples on disk");
+      const std::string next = generation_name(generation + 1);
+      if (c.run.overlap && generation + 1 < c.run.generations &&
+          !fs::exists(path("samples/" + next + ".h5"))) {
+        // Taken before training changes the networks.
+        std::vector<std::shared_ptr<Evaluator>> networks = snapshots();
+        next_games = std::async(std::launch::async, [this, generation, networks, &log] {
+          self_play_generation(generation + 1, networks, generation, log);
+        });
+      }
+      window.refresh();
     }
-    window.refresh();
     // Each agent trains on its seat's samples (the shared network on all). A seat without
     // samples in the window (possible in tiny runs) keeps its network for this generation.
     std::vector<TrainingMetrics> rows;
@@ -446,6 +451,7 @@ void TrainingRun::run(const std::function<void(const std::string&)>& raw_log) {
           trainers[a]->train([&](int batch) { return window.sample_batch(batch, rng, seat); },
                              c.window.steps_per_generation);
       for (const TrainingMetrics& m : agent_rows) {
+        if (!leader) break;
         std::ostringstream row;
         row << generation << "," << m.step << "," << m.learning_rate << "," << m.policy_loss << ","
             << m.value_loss << "," << m.total_loss << "," << m.policy_entropy << ","
@@ -473,7 +479,7 @@ void TrainingRun::run(const std::function<void(const std::string&)>& raw_log) {
     line << ", " << format_seconds(now_seconds() - generation_start) << ", ETA "
          << format_seconds(elapsed / done * (c.run.generations - generation - 1));
     log(line.str());
-    plot();
+    if (leader) plot();
   }
   log("finished: " + checkpoint_path(c.run.generations, names.front()) +
       (per_seat ? " (and the other seats')" : ""));

@@ -9,13 +9,13 @@
 // RUN_DIR/games/gen-NNNN.txt   those games as text, one per line
 // RUN_DIR/selfplay.csv, training.csv   one row per generation / per metrics chunk
 // RUN_DIR/learning_curves.png  plotted by scripts/plot_learning.py after each generation
+// RUN_DIR/trainer.lease         held by the one trainer of the run (training/cluster/lease.h)
+// With external self-play (docs/DISTRIBUTED.md): workers publish samples/gen-NNNN-wID-SEQ.h5
+// and games/gen-NNNN-wID-SEQ.txt; RUN_DIR/external.csv has a row per trained generation.
 #pragma once
 
-#include <atomic>
 #include <functional>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -37,6 +37,16 @@ VariantPtr load_run_variant(const std::string& run_dir);
 
 // Does RUN_DIR hold a run (a config.toml)?
 bool is_training_run(const std::string& run_dir);
+
+// How `run` trains: with its own self-play, or on the samples that `fairyzero selfplay` workers
+// publish, as one process or as one rank of several.
+struct TrainingOptions {
+  bool external_selfplay = false;
+  class TrainerGroup* group = nullptr;  // the trainer's ranks; nullptr: one process
+  double poll_seconds = 2;              // how often an external trainer looks for new samples
+  // Temporaries older than this in samples/ and games/ are swept (their writer was killed).
+  double sweep_after_seconds = 3600;
+};
 
 class TrainingRun {
  public:
@@ -63,12 +73,13 @@ class TrainingRun {
   std::string checkpoint_path(int generation, const std::string& agent) const;
   // Self-play lineups with at least one seat played by an earlier generation, in this process:
   // one per game started and per game carried into a generation.
-  int league_games() const { return league_games_; }
-  // Runs the remaining generations. `log` receives progress lines.
-  void run(const std::function<void(const std::string&)>& log);
+  int league_games() const;
+  // Runs the remaining generations. `log` receives progress lines. Throws LeaseHeldError when
+  // another trainer holds the run.
+  void run(const std::function<void(const std::string&)>& log, const TrainingOptions& options = {});
+  std::string path(const std::string& name) const;
 
  private:
-  std::string path(const std::string& name) const;
   // Draws RUN_DIR/learning_curves.png with scripts/plot_learning.py; a failure is only reported.
   void plot() const;
   // A copy of the trainer's network as an evaluator on the run's device.
@@ -79,8 +90,12 @@ class TrainingRun {
   void self_play_generation(int generation, const std::vector<std::shared_ptr<Evaluator>>& networks,
                             int network_generation,
                             const std::function<void(const std::string&)>& log);
-  // Agent `agent`'s network of an earlier generation, loaded once and kept.
-  std::shared_ptr<Evaluator> earlier_network(int generation, int agent);
+  // External self-play: waits until the workers have published enough samples for generation
+  // `generation`'s training (window.reuse) and refreshes `window`; returns the row for
+  // external.csv. Rank 0 only.
+  std::string wait_for_samples(int generation, class SampleWindow& window,
+                               const TrainingOptions& options,
+                               const std::function<void(const std::string&)>& log);
 
   // Loads every agent's newest good checkpoint into `trainers`; a damaged one is renamed
   // gen-NNNN*.pt.damaged with a warning and the generation before it used. Returns the
@@ -91,11 +106,8 @@ class TrainingRun {
   std::string dir_;
   TrainConfig config_;
   VariantPtr variant_;
-  std::mutex earlier_mutex_;  // overlapped self-play loads from another thread
-  std::map<std::pair<int, int>, std::shared_ptr<Evaluator>> earlier_;  // (generation, agent)
-  std::atomic<int> league_games_{0};
   // Kept from generation to generation: its slots carry games over ([selfplay] carry_over).
-  std::unique_ptr<class SelfPlay> self_play_;
+  std::unique_ptr<class GenerationPlayer> player_;
 };
 
 // gen-0007 style names.

@@ -15,6 +15,7 @@
 #include <stdexcept>
 
 #include "core/errors.h"
+#include "core/temporary_file.h"
 #include "nn/checkpoint.h"
 #include "nn/encoder.h"
 #include "nn/network.h"
@@ -224,6 +225,7 @@ struct Trainer::Impl {
   std::unique_ptr<torch::optim::Optimizer> optimizer;
   LossScaler scaler;
   int64_t step = 0;
+  GradientSync* sync = nullptr;  // other ranks, when data parallel
 
   Impl(const Encoder& enc, const NetworkConfig& net, const TrainerConfig& training)
       : encoder(enc),
@@ -262,6 +264,46 @@ struct Trainer::Impl {
     }
   }
 
+  // Every float tensor of `tensors` averaged over the ranks (or set to rank 0's), through one
+  // flattened host buffer: one collective per step, and no device-specific backend needed.
+  void synchronise(const std::vector<torch::Tensor>& tensors, bool broadcast) {
+    std::vector<torch::Tensor> flat;
+    for (const torch::Tensor& t : tensors) flat.push_back(t.detach().to(torch::kCPU).reshape(-1));
+    if (flat.empty()) return;
+    torch::Tensor buffer = torch::cat(flat).to(torch::kFloat).contiguous();
+    if (broadcast)
+      sync->broadcast(buffer.data_ptr<float>(), static_cast<size_t>(buffer.numel()));
+    else
+      sync->average(buffer.data_ptr<float>(), static_cast<size_t>(buffer.numel()));
+    int64_t offset = 0;
+    torch::NoGradGuard no_grad;
+    for (const torch::Tensor& t : tensors) {
+      const int64_t n = t.numel();
+      t.copy_(buffer.narrow(0, offset, n).view(t.sizes()));
+      offset += n;
+    }
+  }
+
+  void average_gradients() {
+    if (!sync) return;
+    std::vector<torch::Tensor> grads;
+    for (torch::Tensor& p : network->parameters()) {
+      // A parameter this batch did not reach still takes part, so every rank sends the same
+      // buffer layout.
+      if (!p.mutable_grad().defined()) p.mutable_grad() = torch::zeros_like(p);
+      grads.push_back(p.mutable_grad());
+    }
+    synchronise(grads, false);
+  }
+
+  // Running statistics of the normalisation layers (floats only; counters stay per rank).
+  std::vector<torch::Tensor> float_buffers() {
+    std::vector<torch::Tensor> out;
+    for (const torch::Tensor& b : network->buffers())
+      if (b.is_floating_point()) out.push_back(b);
+    return out;
+  }
+
   // One optimizer step; returns (policy, value, entropy, accuracy), detached, on the device.
   torch::Tensor train_step(const TrainingBatch& batch, double learning_rate) {
     const BatchTensors tensors = to_tensors(batch, encoder, device);
@@ -275,9 +317,11 @@ struct Trainer::Impl {
     torch::Tensor total = losses.policy + config.value_loss_weight * losses.value;
     if (autocast) {
       (total * scaler.scale).backward();
+      average_gradients();
       if (scaler.unscale(network->parameters())) optimizer->step();
     } else {
       total.backward();
+      average_gradients();
       optimizer->step();
     }
     return torch::stack(
@@ -304,8 +348,9 @@ std::vector<TrainingMetrics> Trainer::train(const std::function<TrainingBatch(in
   int chunk_steps = 0;
   int64_t chunk_samples = 0;
   Clock::time_point chunk_start = Clock::now();
+  const int batch_size = t.config.batch_size / (t.sync ? t.sync->world_size() : 1);
   for (int i = 0; i < steps; ++i) {
-    const TrainingBatch batch = next_batch(t.config.batch_size);
+    const TrainingBatch batch = next_batch(batch_size);
     const double rate = learning_rate_at(t.config, t.step);
     sums += t.train_step(batch, rate);
     ++t.step;
@@ -333,7 +378,21 @@ std::vector<TrainingMetrics> Trainer::train(const std::function<TrainingBatch(in
     chunk_samples = 0;
     chunk_start = Clock::now();
   }
+  if (t.sync) t.synchronise(t.float_buffers(), false);
   return rows;
+}
+
+void Trainer::set_gradient_sync(GradientSync* sync) {
+  Impl& t = *impl_;
+  if (sync && t.config.batch_size % sync->world_size() != 0)
+    throw std::invalid_argument("trainer.batch_size " + std::to_string(t.config.batch_size) +
+                                " does not divide by the " + std::to_string(sync->world_size()) +
+                                " ranks of the trainer");
+  t.sync = sync;
+  if (!sync) return;
+  std::vector<torch::Tensor> state = t.network->parameters();
+  for (const torch::Tensor& b : t.float_buffers()) state.push_back(b);
+  t.synchronise(state, true);
 }
 
 void Trainer::save(const std::string& checkpoint, const std::string& optimizer_state,
@@ -352,9 +411,7 @@ void Trainer::save(const std::string& checkpoint, const std::string& optimizer_s
   archive.write("fairyzero_good_steps", c10::IValue(static_cast<int64_t>(t.scaler.good_steps)));
 
   // As save_checkpoint: a private name in the same folder, renamed over the file when complete.
-  static std::atomic<int> counter{0};
-  const std::string temp =
-      optimizer_state + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
+  const std::string temp = temporary_name(optimizer_state);
   std::error_code ec;
   try {
     archive.save_to(temp);

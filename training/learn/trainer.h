@@ -46,6 +46,18 @@ struct TrainingMetrics {
   double samples_per_second = 0;
 };
 
+// The other ranks of a data-parallel trainer (training/learn/trainer_group.h does it with c10d):
+// buffers of floats, so that this header stays free of torch.
+class GradientSync {
+ public:
+  virtual ~GradientSync() = default;
+  virtual int world_size() const = 0;
+  // Replaces `data` on every rank by its mean over the ranks.
+  virtual void average(float* data, size_t count) = 0;
+  // Replaces `data` on every rank by rank 0's.
+  virtual void broadcast(float* data, size_t count) = 0;
+};
+
 class Trainer {
  public:
   // A fresh network of `config` for the encoder's variant.
@@ -65,6 +77,13 @@ class Trainer {
   // row per `metrics_every` steps (and one for a final partial chunk).
   std::vector<TrainingMetrics> train(const std::function<TrainingBatch(int)>& next_batch,
                                      int steps);
+
+  // Trains as one rank of a data-parallel trainer from now on: takes rank 0's weights, then each
+  // step draws batch_size / world_size samples, and averages the gradients over the ranks
+  // (and, after each train(), the normalisation statistics), so all ranks stay one network.
+  // Throws std::invalid_argument when batch_size does not divide by the ranks. `sync` must
+  // outlive the trainer's training.
+  void set_gradient_sync(GradientSync* sync);
 
   int64_t step() const;
   // The network being trained (on its device). Evaluators copy it.

@@ -454,6 +454,39 @@ TEST(SampleWindow, KeepsTheNewestCapacitySamples) {
   EXPECT_TRUE(window.warnings().empty());
 }
 
+TEST(SampleWindow, CountsEveryPublishedSampleAndReadsLateFilesAndTemporariesNever) {
+  TempDir dir;
+  SampleWindow window(dir.path(), test_info(), 150);
+  write_generation(dir, 1, 100);
+  write_generation(dir, 2, 100);
+  EXPECT_EQ(window.refresh(), 150);
+  EXPECT_EQ(window.published(), 200);  // also the samples too old for the window
+  EXPECT_EQ(window.published_files(), 2);
+  // A temporary (a writer still at work, or killed) is neither read nor counted.
+  fs::copy_file(dir.file("gen-0002.h5"), dir.file("gen-0003.h5.tmp-node1-77-0"));
+  // A file that arrives late, with an older name, is counted when it comes.
+  write_generation(dir, 0, 40);
+  EXPECT_EQ(window.refresh(), 150);
+  EXPECT_EQ(window.published(), 240);
+  EXPECT_EQ(window.published_files(), 3);
+  EXPECT_EQ(drawn_ids(window), ids(1, 50, 100) + ids(2, 0, 100));
+  EXPECT_EQ(window.files(),
+            (std::vector<std::string>{dir.file("gen-0001.h5"), dir.file("gen-0002.h5")}));
+}
+
+TEST(SampleWindow, AnotherRankHoldsExactlyTheFilesItIsGiven) {
+  TempDir dir;
+  write_generation(dir, 0, 100);
+  write_generation(dir, 1, 100);
+  SampleWindow leader(dir.path(), test_info(), 150);
+  leader.refresh();
+  write_generation(dir, 2, 100);  // published after the leader chose
+  SampleWindow other(dir.path(), test_info(), 150);
+  EXPECT_EQ(other.refresh_from(leader.files()), 150);
+  EXPECT_EQ(drawn_ids(other), drawn_ids(leader));
+  EXPECT_EQ(other.files(), leader.files());
+}
+
 TEST(SampleWindow, BatchesHaveTheRightShapesAndComeFromTheWindow) {
   TempDir dir;
   const SampleFileInfo info = test_info();
