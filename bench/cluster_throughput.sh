@@ -44,7 +44,7 @@ timeout "$seconds" "$fairyzero" train "$variant" --config "$config" --out "$run"
   --generations 1000 >"$work/single.log" 2>&1 || true
 single=$(count_samples "$run" "$start" "$seconds")
 # Its rate while it plays (selfplay.csv: samples and seconds of each finished generation).
-playing=$(awk -F, 'NR > 1 { n += $4; s += $5 } END { printf "%.1f", s > 0 ? n / s : 0 }' \
+playing=$(awk -F, 'NR > 1 { n += $4; s += $5 } END { printf "%.1f", (s > 0 ? n / s : 0) }' \
   "$run/selfplay.csv" 2>/dev/null || echo 0)
 printf "single-process train: %6d samples in %d s = %7.1f samples/s (%s/s while it plays)\n" \
   "$single" "$seconds" "$(awk "BEGIN { print $single / $seconds }")" "$playing"

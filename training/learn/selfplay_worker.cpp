@@ -78,6 +78,11 @@ bool SelfPlayWorker::run(const std::function<void(const std::string&)>& log) {
   while (!stop_requested_) {
     const int newest = run_->finished_generations();
     if (newest >= config.run.generations) {
+      // The run may have been extended (train RUN --generations N) since this worker read it.
+      run_ = std::make_unique<TrainingRun>(run_dir_);
+      config.run.generations = run_->config().run.generations;
+    }
+    if (newest >= config.run.generations) {
       log(tag + ": the run has its last generation (" + std::to_string(newest) + "); worker stops");
       return true;
     }
