@@ -196,6 +196,43 @@ SearchResult Search::run(const SearchLimits& limits,
   return result();
 }
 
+std::vector<int> policy_target_visits(const SearchResult& result, const SearchParams& params) {
+  const std::vector<ChildStats>& children = result.children;
+  std::vector<int> visits(children.size());
+  bool any_alive = false;
+  for (const ChildStats& c : children) any_alive = any_alive || !(c.proven && c.value <= 0);
+  for (size_t i = 0; i < children.size(); ++i)
+    visits[i] = any_alive && children[i].proven && children[i].value <= 0 ? 0 : children[i].visits;
+  if (params.forced_playouts <= 0 || children.empty()) return visits;
+  // The most visited child (children come most visited first) and its PUCT score, as the
+  // search computed it at the root (the root's visits are the children's plus its own one).
+  size_t best = 0;
+  while (best < children.size() && visits[best] == 0) ++best;
+  if (best == children.size()) return visits;
+  const float root_visits = static_cast<float>(std::max(result.root_visits, 1));
+  const float cpuct =
+      params.cpuct_init + std::log((root_visits + params.cpuct_base + 1) / params.cpuct_base);
+  const float explore = cpuct * std::sqrt(root_visits);
+  const ChildStats& top = children[best];
+  const float best_score = top.value + explore * top.prior / (1 + visits[best]);
+  for (size_t i = 0; i < children.size(); ++i) {
+    if (i == best || visits[i] == 0) continue;
+    const ChildStats& c = children[i];
+    const int forced = static_cast<int>(forced_playouts(params, c.prior, root_visits));
+    // The fewest visits n at which PUCT would still rank it below the best:
+    // value + explore x prior / (1 + n) < best_score.
+    int needed = visits[i];
+    if (best_score > c.value) {
+      const float n = explore * c.prior / (best_score - c.value) - 1;
+      needed = std::max(0, static_cast<int>(std::ceil(n)));
+    }
+    int pruned = std::max(visits[i] - forced, std::min(visits[i], needed));
+    if (pruned <= 1) pruned = 0;
+    visits[i] = pruned;
+  }
+  return visits;
+}
+
 SearchResult Search::result() const {
   std::lock_guard lock(mutex_);
   return result_locked();

@@ -43,6 +43,13 @@ struct SearchResult {
   size_t tree_nodes = 0;
 };
 
+// A self-play policy target from a search's root: visits per child of `result.children`.
+// Children proven lost for the mover get none (unless every child is), and with forced
+// playouts, KataGo's policy target pruning takes out of each child but the most visited the
+// forced visits that PUCT alone would not have given it (and a child left with one visit goes).
+// Never more than a child's visits.
+std::vector<int> policy_target_visits(const SearchResult& result, const SearchParams& params);
+
 class Search {
  public:
   // The evaluator must outlive the search. `root` is copied (with its history, for repetitions).

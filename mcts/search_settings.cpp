@@ -12,7 +12,7 @@
 namespace fairyzero {
 
 std::span<const SearchSetting> search_settings() {
-  static const std::array<SearchSetting, 9> table = {{
+  static const std::array<SearchSetting, 11> table = {{
       {"cpuct_init", &SearchParams::cpuct_init, 0, 100, "PUCT exploration constant", true, true},
       {"cpuct_base", &SearchParams::cpuct_base, 1, 1e9, "visits at which exploration grows", true,
        true},
@@ -28,8 +28,15 @@ std::span<const SearchSetting> search_settings() {
        false, false},
       {"dirichlet_alpha", &SearchParams::dirichlet_alpha, 1e-4, 100,
        "root noise concentration (self-play's full searches)", true, false},
+      {"dirichlet_total_alpha", &SearchParams::dirichlet_total_alpha, 0, 1000,
+       "when positive: root noise concentration = this / legal moves (else dirichlet_alpha)", true,
+       false},
       {"dirichlet_epsilon", &SearchParams::dirichlet_epsilon, 0, 1, "root noise weight", true,
        false},
+      {"forced_playouts", &SearchParams::forced_playouts, 0, 100,
+       "KataGo's forced playouts k at the root of full searches, pruned from the policy target "
+       "(0: off)",
+       true, false},
   }};
   return table;
 }

@@ -38,6 +38,7 @@ int32_t SearchTree::select_child(int32_t parent) const {
   float fpu = value_of(p, seat) - reduction * std::sqrt(visited_policy);
   int32_t best = -1;
   float best_score = -1e30f;
+  const bool forcing = parent == 0 && params_.root_noise && params_.forced_playouts > 0;
   for (int k = 0; k < p.child_count; ++k) {
     int32_t ci = p.first_child + k;
     const Node& c = nodes_[ci];
@@ -48,6 +49,10 @@ int32_t SearchTree::select_child(int32_t parent) const {
     else
       q = n > 0 ? c.value_sum[seat] / n : fpu;  // in-flight visits count as losses
     float score = q + explore * c.prior / (1 + n);
+    // A child short of its forced playouts goes first (a proven loss never: nothing to learn).
+    if (forcing && !(c.proven && c.exact[seat] <= 0) &&
+        static_cast<float>(n) < forced_playouts(params_, c.prior, parent_visits))
+      score = 1e29f + c.prior;
     if (score > best_score) {
       best_score = score;
       best = ci;
@@ -166,7 +171,7 @@ void SearchTree::propagate_proof(const std::vector<int32_t>& path) {
 void SearchTree::add_root_noise(std::mt19937_64& rng) {
   Node& root = nodes_[0];
   if (root.state != Node::kExpanded || root.child_count == 0) return;
-  std::gamma_distribution<float> gamma(params_.dirichlet_alpha, 1.0f);
+  std::gamma_distribution<float> gamma(root_noise_alpha(params_, root.child_count), 1.0f);
   std::vector<float> noise(root.child_count);
   float sum = 0;
   for (float& x : noise) sum += x = gamma(rng);

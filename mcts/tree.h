@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -24,13 +25,34 @@ struct SearchParams {
   // Root exploration noise for self-play (Dirichlet(alpha), mixed with weight epsilon).
   bool root_noise = false;
   float dirichlet_alpha = 0.3f;
+  // When positive, the concentration is this total spread over the legal moves (KataGo's and
+  // lc0's scaling): alpha = dirichlet_total_alpha / moves, so a position with few moves gets
+  // as much exploration as one with many. 0: dirichlet_alpha for every position.
+  float dirichlet_total_alpha = 0.0f;
   float dirichlet_epsilon = 0.25f;
+  // KataGo's forced playouts: in searches with root noise (self-play's full searches), a root
+  // child with fewer than sqrt(k x prior x root visits) visits is visited next, so the noise's
+  // picks are tried; policy_target_pruning takes those visits back out of the policy target.
+  // 0: off; KataGo uses k = 2.
+  float forced_playouts = 0.0f;
   float policy_temperature = 1.0f;  // softmax temperature on the evaluator's logits
   int virtual_loss = 1;             // in-flight visits counted as losses for the mover
   int threads = 1;                  // search threads for one game
   int leaves_per_batch = 8;         // leaves a thread gathers per evaluator call
   uint64_t seed = 1;
 };
+
+// The forced playouts of a root child with `prior` after `root_visits` root visits.
+inline float forced_playouts(const SearchParams& params, float prior, float root_visits) {
+  return params.forced_playouts > 0 ? std::sqrt(params.forced_playouts * prior * root_visits)
+                                    : 0.0f;
+}
+
+// The Dirichlet concentration of the root noise for a root with `moves` legal moves.
+inline float root_noise_alpha(const SearchParams& params, int moves) {
+  return params.dirichlet_total_alpha > 0 && moves > 0 ? params.dirichlet_total_alpha / moves
+                                                       : params.dirichlet_alpha;
+}
 
 struct Node {
   Move move;        // the move from the parent

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""Learning curves of a FairyZero training run: reads RUN_DIR/training.csv and RUN_DIR/selfplay.csv
-and writes RUN_DIR/learning_curves.png. Uses Debian's python3-matplotlib (no numpy needed)."""
+"""Learning curves of a FairyZero training run: reads RUN_DIR/training.csv, RUN_DIR/selfplay.csv and
+RUN_DIR/validation.csv (held-out games) and writes RUN_DIR/learning_curves.png. Uses Debian's
+python3-matplotlib (no numpy needed)."""
 import csv
 import os
 import sys
@@ -30,7 +31,9 @@ def main():
     selfplay = read(os.path.join(run, "selfplay.csv"))
     if not training and not selfplay:
         sys.exit(f"{run}: no training.csv or selfplay.csv yet")
-    fig, axes = plt.subplots(2, 2, figsize=(11, 7))
+    validation = read(os.path.join(run, "validation.csv"))
+    rows = 3 if validation else 2
+    fig, axes = plt.subplots(rows, 2, figsize=(11, 3.5 * rows))
     fig.suptitle(f"FairyZero run {os.path.basename(os.path.abspath(run))}")
     if training:
         steps = column(training, "step")
@@ -62,6 +65,28 @@ def main():
         ax.set_xlabel("generation")
         ax.legend()
         ax.set_title("self-play results")
+    if validation:
+        # The first agent's rows (per-seat runs have one row per seat and generation).
+        first = validation[0].get("seat")
+        validation = [r for r in validation if r.get("seat") == first]
+        gens = [g + 1 for g in column(validation, "generation")]  # the network after training
+        ax = axes[2][0]
+        ax.plot(gens, column(validation, "policy_loss"), marker="o", label="held-out games")
+        ax.plot(gens, column(validation, "training_policy_loss"), marker=".", linestyle="--",
+                label="training batches (mean)")
+        ax.set_xlabel("network (generation)")
+        ax.legend()
+        ax.set_title("policy loss: held out vs trained on")
+        ax = axes[2][1]
+        ax.plot(gens, column(validation, "value_loss"), marker="o", color="tab:red",
+                label="held-out value loss")
+        ax.plot(gens, column(validation, "training_value_loss"), marker=".", linestyle="--",
+                color="tab:red", label="training value loss (mean)")
+        ax.plot(gens, column(validation, "calibration_error"), marker="s", color="tab:purple",
+                label="held-out calibration error")
+        ax.set_xlabel("network (generation)")
+        ax.legend()
+        ax.set_title("value: held out vs trained on")
     fig.tight_layout()
     out = os.path.join(run, "learning_curves.png")
     fig.savefig(out, dpi=90)

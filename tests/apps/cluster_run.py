@@ -186,6 +186,11 @@ try:
             fail("%s records %s, not gen-%s, as its network" % (name, network, m.group(1)))
         with open(os.path.join(RUN, "games", name[:-3] + ".txt")) as f:
             games = f.read().splitlines()
+        # The held-out share of the same file's games (training.validation_fraction).
+        held_out = os.path.join(RUN, "validation", name[:-3] + ".txt")
+        if os.path.exists(held_out):
+            with open(held_out) as f:
+                games += f.read().splitlines()
         games_of[name] = games
     files_by_games = {}
     for name, games in games_of.items():

@@ -225,6 +225,111 @@ TEST(Search, RootNoiseChangesPriorsButKeepsThemADistribution) {
   EXPECT_GT(hi - lo, 0.005f) << "uniform priors with noise are no longer equal";
 }
 
+TEST(Search, TotalDirichletAlphaIsSpreadOverTheLegalMoves) {
+  SearchParams params;
+  params.dirichlet_alpha = 0.3f;
+  EXPECT_FLOAT_EQ(root_noise_alpha(params, 20), 0.3f);
+  params.dirichlet_total_alpha = 10;
+  EXPECT_FLOAT_EQ(root_noise_alpha(params, 20), 0.5f);
+  EXPECT_FLOAT_EQ(root_noise_alpha(params, 5), 2.0f);
+
+  // The search uses it: a large total (alpha 10 per move over chess's 20) gives nearly even
+  // noise, a tiny fixed alpha puts most of it on one move.
+  Position pos(find_variant("chess"));
+  UniformEvaluator uniform;
+  // The mean over 20 seeds of the largest noisy prior.
+  const auto largest_prior = [&](float alpha, float total) {
+    SearchParams p;
+    p.root_noise = true;
+    p.dirichlet_epsilon = 1.0f;  // noise only
+    p.dirichlet_alpha = alpha;
+    p.dirichlet_total_alpha = total;
+    float sum = 0;
+    for (uint64_t seed = 1; seed <= 20; ++seed) {
+      p.seed = seed;
+      Search search(pos, uniform, p);
+      float largest = 0;
+      for (const ChildStats& c : search.run({.playouts = 2}).children)
+        largest = std::max(largest, c.prior);
+      sum += largest;
+    }
+    return sum / 20;
+  };
+  EXPECT_LT(largest_prior(0.01f, 200), 0.12f);
+  EXPECT_GT(largest_prior(0.01f, 0), 0.5f);
+}
+
+// A search of the chess start that strongly prefers e2e4, with noise and forced playouts k.
+SearchResult forced_search(float k, int playouts, SearchParams* used = nullptr) {
+  Position pos(find_variant("chess"));
+  static ScriptedEvaluator stub;
+  stub.logits["e2e4"] = 4.0f;
+  // Every other first move looks bad for White, so PUCT alone visits them little.
+  stub.value_of = [](const Position& p) {
+    std::array<float, kMaxSeats> v{};
+    const bool e4 = p.fen().find("/4P3/") != std::string::npos;
+    v[0] = e4 ? 0.5f : 0.1f;
+    v[1] = 1 - v[0];
+    return v;
+  };
+  SearchParams params;
+  params.root_noise = true;
+  params.forced_playouts = k;
+  params.seed = 11;
+  if (used) *used = params;
+  Search search(pos, stub, params);
+  return search.run({.playouts = playouts});
+}
+
+TEST(Search, ForcedPlayoutsGiveEveryRootChildItsShare) {
+  SearchParams params;
+  const SearchResult forced = forced_search(2, 800, &params);
+  const float n = static_cast<float>(forced.root_visits);
+  for (const ChildStats& c : forced.children)
+    EXPECT_GE(c.visits + 1, static_cast<int>(forced_playouts(params, c.prior, n)) - 1)
+        << "prior " << c.prior << " visits " << c.visits;
+  // Without them the least likely moves get fewer visits.
+  const SearchResult plain = forced_search(0, 800);
+  int forced_least = 1 << 30, plain_least = 1 << 30;
+  for (const ChildStats& c : forced.children) forced_least = std::min(forced_least, c.visits);
+  for (const ChildStats& c : plain.children) plain_least = std::min(plain_least, c.visits);
+  EXPECT_GT(forced_least, plain_least);
+}
+
+TEST(Search, PrunedPolicyTargetsNeverRaiseAChildAndDropForcedVisits) {
+  SearchParams params;
+  const SearchResult r = forced_search(2, 800, &params);
+  const std::vector<int> target = policy_target_visits(r, params);
+  ASSERT_EQ(target.size(), r.children.size());
+  int raw = 0, kept = 0;
+  for (size_t i = 0; i < target.size(); ++i) {
+    EXPECT_LE(target[i], r.children[i].visits);
+    EXPECT_NE(target[i], 1) << "a child left with one visit is dropped";
+    raw += r.children[i].visits;
+    kept += target[i];
+  }
+  EXPECT_EQ(target[0], r.children[0].visits) << "the most visited child keeps its visits";
+  EXPECT_LT(kept, raw) << "forced visits come back out";
+  EXPECT_GT(kept, 0);
+  // Without forced playouts the target is the visits.
+  params.forced_playouts = 0;
+  const std::vector<int> same = policy_target_visits(r, params);
+  for (size_t i = 0; i < same.size(); ++i) EXPECT_EQ(same[i], r.children[i].visits);
+}
+
+TEST(Search, ProvenLostChildrenAreKeptOutOfPolicyTargets) {
+  SearchResult r;
+  r.root_visits = 31;
+  r.children = {{Move{}, 20, 0.6f, 0.5f, false},
+                {Move{}, 6, 0.0f, 0.3f, true},   // proven lost for the mover
+                {Move{}, 4, 1.0f, 0.2f, true}};  // proven won: kept
+  const std::vector<int> target = policy_target_visits(r, SearchParams{});
+  EXPECT_EQ(target, (std::vector<int>{20, 0, 4}));
+  // Every move lost: the visits stay (the sample still says which loss the search preferred).
+  for (ChildStats& c : r.children) c.proven = true, c.value = 0;
+  EXPECT_EQ(policy_target_visits(r, SearchParams{}), (std::vector<int>{20, 6, 4}));
+}
+
 TEST(Search, TemperatureSamplesInProportionToVisits) {
   Position pos(find_variant("chess"));
   ScriptedEvaluator stub;

@@ -649,6 +649,13 @@ int64_t SampleWindow::refresh_names(std::vector<std::string> names) {
   return size();
 }
 
+void SampleWindow::set_capacity(int64_t capacity) {
+  if (capacity <= 0)
+    throw std::invalid_argument("SampleWindow: capacity must be positive, not " +
+                                std::to_string(capacity));
+  capacity_ = capacity;
+}
+
 int64_t SampleWindow::size() const {
   int64_t total = 0;
   for (const auto& [name, samples] : files_) total += static_cast<int64_t>(samples.size());
@@ -677,7 +684,6 @@ TrainingBatch SampleWindow::sample_batch(int batch_size, std::mt19937_64& rng, i
     ends.push_back((ends.empty() ? 0 : ends.back()) + static_cast<int64_t>(samples.size()));
   std::uniform_int_distribution<int64_t> pick(0, held - 1);
   std::vector<const Sample*> drawn(batch_size);
-  size_t max_moves = 0;
   for (const Sample*& s : drawn) {
     // One seat's samples: draw until one of that seat comes (uniform among them; as many tries
     // as there are seats on average).
@@ -686,8 +692,33 @@ TrainingBatch SampleWindow::sample_batch(int batch_size, std::mt19937_64& rng, i
       const size_t f = std::upper_bound(ends.begin(), ends.end(), index) - ends.begin();
       s = &files_[f].second[index - (f ? ends[f - 1] : 0)];
     } while (seat >= 0 && s->seat != seat);
-    max_moves = std::max(max_moves, s->policy_indices.size());
   }
+  return make_batch(drawn);
+}
+
+std::vector<TrainingBatch> SampleWindow::ordered_batches(int batch_size, int seat) const {
+  if (batch_size <= 0)
+    throw std::invalid_argument("SampleWindow::ordered_batches: batch size " +
+                                std::to_string(batch_size));
+  std::vector<TrainingBatch> batches;
+  std::vector<const Sample*> rows;
+  for (const auto& [name, samples] : files_)
+    for (const Sample& s : samples) {
+      if (seat >= 0 && s.seat != seat) continue;
+      rows.push_back(&s);
+      if (static_cast<int>(rows.size()) == batch_size) {
+        batches.push_back(make_batch(rows));
+        rows.clear();
+      }
+    }
+  if (!rows.empty()) batches.push_back(make_batch(rows));
+  return batches;
+}
+
+TrainingBatch SampleWindow::make_batch(const std::vector<const Sample*>& drawn) const {
+  const int batch_size = static_cast<int>(drawn.size());
+  size_t max_moves = 0;
+  for (const Sample* s : drawn) max_moves = std::max(max_moves, s->policy_indices.size());
   // At least one column: a zero-width policy tensor would break the loss's softmax.
   max_moves = std::max<size_t>(max_moves, 1);
 

@@ -69,11 +69,17 @@ class SampleWindow {
   int64_t published() const;
   int64_t published_files() const { return static_cast<int64_t>(published_.size()); }
   int64_t size() const;
+  // A new capacity for the next refresh (a growing window).
+  void set_capacity(int64_t capacity);
+  int64_t capacity() const { return capacity_; }
   // Samples held whose seat to move is `seat`.
   int64_t seat_size(int seat) const;
   // A batch of `batch_size` samples drawn uniformly with replacement from the window; with
   // `seat` >= 0, from its samples of that seat to move only (per-seat networks).
   TrainingBatch sample_batch(int batch_size, std::mt19937_64& rng, int seat = -1) const;
+  // Every sample held (of `seat` only, when >= 0), in order, as batches of at most
+  // `batch_size`: a validation pass.
+  std::vector<TrainingBatch> ordered_batches(int batch_size, int seat = -1) const;
   const std::vector<std::string>& warnings() const { return warnings_; }
 
  private:
@@ -86,6 +92,7 @@ class SampleWindow {
   std::vector<std::pair<std::string, int64_t>> published_;  // usable files and their samples
 
   int64_t refresh_names(std::vector<std::string> names);
+  TrainingBatch make_batch(const std::vector<const Sample*>& drawn) const;
   // The samples in `name` when it is usable; -1 (and a warning) when it is skipped.
   int64_t check_file(const std::string& name);
 };

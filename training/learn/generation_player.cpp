@@ -15,6 +15,7 @@
 #include "nn/network_evaluator.h"
 #include "training/learn/league.h"
 #include "training/learn/self_play.h"
+#include "training/learn/validation.h"
 
 namespace fairyzero {
 namespace {
@@ -154,6 +155,19 @@ void write_played_games(const VariantPtr& variant, const PlayedGames& played,
   SampleFileInfo info = sample_file_info(Encoder(variant));
   info.network = network;
   write_sample_file(sample_file, info, played.samples);
+}
+
+void publish_played_games(const VariantPtr& variant, const PlayedGames& played,
+                          const TrainConfig& config, const std::string& network,
+                          const std::string& run_dir, const std::string& stem) {
+  const auto [training, held_out] =
+      split_validation(played, config.window.validation_fraction, config.run.seed);
+  const std::string base = run_dir + "/";
+  if (!held_out.games.empty())
+    write_played_games(variant, held_out, network, base + "validation/" + stem + ".h5",
+                       base + "validation/" + stem + ".txt");
+  write_played_games(variant, training, network, base + "samples/" + stem + ".h5",
+                     base + "games/" + stem + ".txt");
 }
 
 double draw_rate(const PlayedGames& played) {

@@ -67,6 +67,12 @@ SampleFileInfo sample_file_info(const Encoder& encoder);
 void write_played_games(const VariantPtr& variant, const PlayedGames& played,
                         const std::string& network, const std::string& sample_file,
                         const std::string& games_file);
+// Publishes a batch of games of run `run_dir` under `stem` ("gen-0003", "gen-0003-w2-000017"):
+// the held-out share (window.validation_fraction) to validation/STEM.h5 and .txt first, then the
+// rest to games/STEM.txt and samples/STEM.h5, whose rename publishes them.
+void publish_played_games(const VariantPtr& variant, const PlayedGames& played,
+                          const TrainConfig& config, const std::string& network,
+                          const std::string& run_dir, const std::string& stem);
 // One selfplay.csv row (its first column `generation`) and the header it goes under.
 std::string selfplay_csv_header(const Variant& variant);
 std::string selfplay_csv_row(const Variant& variant, int generation, const PlayedGames& played);

@@ -13,20 +13,23 @@ namespace {
 // Collects one game's samples until its result is known.
 class SampleCollector : public GameObserver {
  public:
-  explicit SampleCollector(const Encoder& encoder)
-      : encoder_(encoder), planes_(encoder.plane_floats()) {}
+  SampleCollector(const Encoder& encoder, const SearchParams& params)
+      : encoder_(encoder), params_(params), planes_(encoder.plane_floats()) {}
 
   void searched(const Position& pos, const SearchResult& result, bool full) override {
     if (!full) return;
+    // Visits that are no evidence of a good move (forced playouts, proven losses) left out.
+    const std::vector<int> target = policy_target_visits(result, params_);
+    int visits = 0;
+    for (int v : target) visits += v;
+    if (visits == 0) return;  // nothing to learn from (every move proven lost, say)
     Sample sample;
     encoder_.encode(pos, planes_.data());
     pack_planes(planes_.data(), encoder_.plane_count(), encoder_.cells(), sample);
-    int visits = 0;
-    for (const ChildStats& child : result.children) visits += child.visits;
-    for (const ChildStats& child : result.children) {
-      if (child.visits == 0) continue;
-      sample.policy_indices.push_back(encoder_.policy_index(pos, child.move));
-      sample.policy_weights.push_back(static_cast<float>(child.visits) / visits);
+    for (size_t i = 0; i < result.children.size(); ++i) {
+      if (target[i] == 0) continue;
+      sample.policy_indices.push_back(encoder_.policy_index(pos, result.children[i].move));
+      sample.policy_weights.push_back(static_cast<float>(target[i]) / visits);
     }
     sample.root_value = result.value;
     sample.ply = pos.plies_played();
@@ -49,6 +52,7 @@ class SampleCollector : public GameObserver {
 
  private:
   const Encoder& encoder_;
+  SearchParams params_;
   std::vector<float> planes_;
 };
 
@@ -117,7 +121,9 @@ SelfPlayStats SelfPlay::run(std::vector<Sample>& samples, std::vector<GameRecord
     setup.label = lineup.networks;
     return setup;
   };
-  hooks.observe = [&](int, const Position&) { return std::make_unique<SampleCollector>(encoder_); };
+  hooks.observe = [&](int, const Position&) {
+    return std::make_unique<SampleCollector>(encoder_, params);
+  };
   hooks.finished = [&](PlayedGame& game, GameObserver* observer) {
     auto& collector = static_cast<SampleCollector&>(*observer);
     collector.settle(v, game.outcome);
@@ -128,6 +134,7 @@ SelfPlayStats SelfPlay::run(std::vector<Sample>& samples, std::vector<GameRecord
     record.score = game.outcome.score;
     record.plies = static_cast<int>(game.moves.size());
     record.networks = game.setup.label;
+    record.samples = static_cast<int>(collector.pending.size());
     ++stats.games;
     stats.moves += record.plies;
     stats.samples += static_cast<int64_t>(collector.pending.size());

@@ -60,6 +60,7 @@ struct GameRecord {
   std::array<double, kMaxSeats> score{};
   int plies = 0;
   std::string networks;  // who played each seat, from the game's lineup (empty: one network)
+  int samples = 0;       // its samples, which follow those of the games before it in run()'s
 };
 
 // Who plays one game: the evaluator of all its positions (for example a SeatRoutingEvaluator

@@ -13,6 +13,7 @@
 #include "training/cluster/run_files.h"
 #include "training/learn/generation_player.h"
 #include "training/learn/train_run.h"
+#include "training/learn/validation.h"
 
 namespace fairyzero {
 namespace fs = std::filesystem;
@@ -58,7 +59,7 @@ bool SelfPlayWorker::run(const std::function<void(const std::string&)>& log) {
                               : config.selfplay.workers * config.selfplay.games_per_worker;
   const std::string tag = "w" + std::to_string(options_.worker);
   const std::string samples = run_->path("samples"), games = run_->path("games");
-  for (const std::string& folder : {samples, games}) {
+  for (const std::string& folder : {samples, games, run_->path("validation")}) {
     fs::create_directories(folder);
     for (const std::string& removed : sweep_temporaries(folder, options_.sweep_after_seconds))
       log(tag + ": swept " + removed + " (left by a writer that was stopped mid-write)");
@@ -111,14 +112,18 @@ bool SelfPlayWorker::run(const std::function<void(const std::string&)>& log) {
                        " was taken by another process while this worker stalled; not "
                        "publishing " +
                        stem);
-      write_played_games(run_->variant(), played, generation_name(loaded),
-                         samples + "/" + stem + ".h5", games + "/" + stem + ".txt");
+      publish_played_games(run_->variant(), played, config, generation_name(loaded), run_dir_,
+                           stem);
       ++sequence_;
     }
     std::ostringstream line;
+    int held_out = 0;
+    for (const GameRecord& game : played.games)
+      held_out += is_validation_game(game, config.window.validation_fraction, config.run.seed);
     line << std::fixed << std::setprecision(1) << tag << ": published samples/" << stem
-         << ".h5: " << played.games.size() << " games, " << played.samples.size() << " samples, "
-         << played.stats.moves_per_second() << " positions/s";
+         << ".h5: " << played.games.size() << " games (" << held_out << " held out), "
+         << played.samples.size() << " samples, " << played.stats.moves_per_second()
+         << " positions/s";
     log(line.str());
   }
   log(tag + ": stopped as asked, after file " + std::to_string(sequence_ - 1));

@@ -3,6 +3,7 @@
 #include "training/learn/train_config.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <set>
@@ -86,8 +87,15 @@ std::vector<Setting> settings(TrainConfig& c) {
       {"inference", "server_threads", &c.inference.server_threads, 1, 16,
        "server threads, each with its own stream on CUDA", kMidRun},
       {"training", "window", &c.window.samples, 1, 1e10, "newest samples trained on"},
+      {"training", "validation_fraction", &c.window.validation_fraction, 0, 0.5,
+       "share of each generation's games held out for validation, never trained on", kMidRun},
+      {"training", "validation_window", &c.window.validation_window, 1, 1e9,
+       "newest held-out samples the network is measured on after each generation", kMidRun},
       {"training", "steps_per_generation", &c.window.steps_per_generation, 0, 1e8,
-       "optimizer steps"},
+       "optimizer steps (0: reuse x new samples / batch_size)"},
+      {"training", "window_exponent", &c.window.window_exponent, 0, 1,
+       "power-law window: exponent a (0: a fixed window)"},
+      {"training", "window_growth", &c.window.window_growth, 0, 10, "power-law window: growth b"},
       {"training", "reuse", &c.window.reuse, 0.01, 1e6,
        "external self-play: samples trained per new sample (the trainer waits for "
        "steps_per_generation x batch_size / reuse new ones before a generation)",
@@ -230,11 +238,29 @@ void validate_agents(const TrainConfig& config, const std::string& where) {
                            "' is not one of shared, per-seat");
   if (!(a.league_probability >= 0 && a.league_probability <= 1))
     throw TrainConfigError(where + ": agents.league_probability must be between 0 and 1");
+  if (config.window.steps_per_generation == 0 && config.trainer.schedule == "step")
+    throw TrainConfigError(where +
+                           ": training.schedule = \"step\" needs a fixed "
+                           "training.steps_per_generation (its milestones count steps)");
   // Overlap plays the next games from a snapshot of one trainer; per-seat has several.
   if (a.per_seat() && config.run.overlap)
     throw TrainConfigError(where +
                            ": agents.networks = \"per-seat\" cannot be combined with "
                            "run.overlap = true (not supported yet)");
+}
+
+int64_t window_capacity(const TrainingWindow& window, int64_t published) {
+  const double c = static_cast<double>(window.samples);
+  const double a = window.window_exponent, n = static_cast<double>(published);
+  if (a <= 0 || n <= c) return window.samples;
+  return static_cast<int64_t>(c * (1 + window.window_growth * (std::pow(n / c, a) - 1) / a));
+}
+
+int steps_for_generation(const TrainConfig& config, int64_t new_samples) {
+  if (config.window.steps_per_generation > 0) return config.window.steps_per_generation;
+  const double steps =
+      std::ceil(config.window.reuse * static_cast<double>(new_samples) / config.trainer.batch_size);
+  return static_cast<int>(std::max(1.0, steps));
 }
 
 std::vector<std::string> variant_overrides(const RunSettings& run) {

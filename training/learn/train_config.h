@@ -41,12 +41,26 @@ struct InferenceSettings {
 };
 
 struct TrainingWindow {
-  int64_t samples = 50000;  // the newest samples trained on
+  int64_t samples = 50000;  // the newest samples trained on (the smallest, when it grows)
+  // KataGo's power-law window (arXiv 1902.10565, appendix C): with window_exponent > 0 the
+  // window holds c (1 + b ((N/c)^a - 1) / a) of the N samples published so far, c = samples,
+  // a = window_exponent, b = window_growth: early, fast-changing data leaves quickly; later the
+  // window keeps growing, slower than the data. 0: a fixed window of `samples`.
+  double window_exponent = 0;
+  double window_growth = 0.4;
+  // Optimizer steps per generation; 0: ceil(reuse x new samples / batch_size), so that each new
+  // sample is trained on `reuse` times on average however many the generation brought.
   int steps_per_generation = 200;
-  // External self-play: samples trained per new sample. KataGo caps the same ratio (its
-  // max-train-bucket-per-new-data); 4 keeps the trainer from memorising the newest games while
-  // letting a slow fleet of workers still feed it (docs/DISTRIBUTED.md).
+  // Samples trained per new sample: with steps_per_generation = 0 it sets the steps, and an
+  // external trainer waits for steps_per_generation x batch_size / reuse new samples. KataGo
+  // caps the same ratio (its max-train-bucket-per-new-data, 4 in its runs): it keeps the
+  // network from memorising the newest games (docs/TRAINING.md).
   double reuse = 4;
+  // Held-out validation: this share of each generation's games (whole games) goes to
+  // RUN_DIR/validation/ and is never trained on; the newest validation_window of their samples
+  // measure the network after each generation (validation.csv).
+  double validation_fraction = 0.05;
+  int64_t validation_window = 10000;
 };
 
 // Who plays the seats in self-play (docs/TRAINING.md, [agents]).
@@ -75,6 +89,12 @@ struct TrainConfig {
   TrainerConfig trainer;
   TrainingWindow window;
 };
+
+// The window's capacity once `published` samples have been published (window_exponent).
+int64_t window_capacity(const TrainingWindow& window, int64_t published);
+// Optimizer steps for a generation that brought `new_samples`: steps_per_generation, or from
+// reuse when that is 0 (at least 1).
+int steps_for_generation(const TrainConfig& config, int64_t new_samples);
 
 // The variant options of a run as a list (split at "; ").
 std::vector<std::string> variant_overrides(const RunSettings& run);

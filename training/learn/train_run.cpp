@@ -26,6 +26,7 @@
 #include "training/learn/generation_player.h"
 #include "training/learn/trainer.h"
 #include "training/learn/trainer_group.h"
+#include "training/learn/validation.h"
 #include "training/play/run_program.h"
 
 namespace fairyzero {
@@ -83,6 +84,9 @@ std::string csv_field(const std::string& path, int generation, int column) {
   }
   return found;
 }
+
+// With steps from reuse, an external trainer waits for new samples worth at least this many.
+constexpr int kMinimumExternalSteps = 16;
 
 constexpr const char* kExternalHeader =
     "generation,published_samples,new_samples,files,waited_seconds";
@@ -253,8 +257,7 @@ void TrainingRun::self_play_generation(int generation,
         config_.run.seed * 1000 + static_cast<uint64_t>(generation));
   const std::string name = generation_name(generation);
   const PlayedGames played = player_->play(networks, network_generation, name, log);
-  write_played_games(variant_, played, generation_name(network_generation),
-                     path("samples/" + name + ".h5"), path("games/" + name + ".txt"));
+  publish_played_games(variant_, played, config_, generation_name(network_generation), dir_, name);
   append_csv(path("selfplay.csv"), selfplay_csv_header(*variant_),
              selfplay_csv_row(*variant_, generation, played));
   const SelfPlayStats& stats = played.stats;
@@ -267,21 +270,25 @@ void TrainingRun::self_play_generation(int generation,
 }
 
 std::string TrainingRun::wait_for_samples(int generation, SampleWindow& window,
-                                          const TrainingOptions& options,
+                                          const TrainingOptions& options, int64_t& new_samples,
                                           const std::function<void(const std::string&)>& log) {
   const TrainConfig& c = config_;
   // Samples published when the previous generation began training: those since are new. A
   // restarted trainer reads it back from external.csv.
   const std::string before = csv_field(path("external.csv"), generation - 1, 1);
   const int64_t baseline = before.empty() ? 0 : std::stoll(before);
-  const int64_t needed = static_cast<int64_t>(std::ceil(
-      c.window.steps_per_generation * static_cast<double>(c.trainer.batch_size) / c.window.reuse));
+  // Enough for the fixed steps at the reuse rate; with steps from reuse, for at least
+  // kMinimumExternalSteps of them (a generation of a handful of steps would mostly be overhead).
+  const int steps =
+      c.window.steps_per_generation > 0 ? c.window.steps_per_generation : kMinimumExternalSteps;
+  const int64_t needed = static_cast<int64_t>(
+      std::ceil(steps * static_cast<double>(c.trainer.batch_size) / c.window.reuse));
   const double started = now_seconds();
   double last_line = 0, last_sweep = 0;
   for (;;) {
     if (now_seconds() - last_sweep > 60) {
       last_sweep = now_seconds();
-      for (const char* folder : {"samples", "games"})
+      for (const char* folder : {"samples", "games", "validation"})
         for (const std::string& removed :
              sweep_temporaries(path(folder), options.sweep_after_seconds))
           log("  swept " + removed + " (left by a writer that was stopped mid-write)");
@@ -289,6 +296,7 @@ std::string TrainingRun::wait_for_samples(int generation, SampleWindow& window,
     window.refresh();
     const int64_t arrived = window.published() - baseline;
     if (arrived >= needed && window.size() > 0) {
+      new_samples = arrived;
       std::ostringstream row;
       row << generation << "," << window.published() << "," << arrived << ","
           << window.published_files() << "," << now_seconds() - started;
@@ -303,6 +311,44 @@ std::string TrainingRun::wait_for_samples(int generation, SampleWindow& window,
     }
     std::this_thread::sleep_for(std::chrono::duration<double>(options.poll_seconds));
   }
+}
+
+std::string TrainingRun::validate_generation(int generation,
+                                             const std::vector<std::unique_ptr<Trainer>>& trainers,
+                                             const std::vector<TrainingMetrics>& rows) {
+  const TrainConfig& c = config_;
+  SampleWindow held_out(path("validation"), sample_file_info(Encoder(variant_)),
+                        c.window.validation_window);
+  if (held_out.refresh() == 0) return "";
+  const std::vector<std::string> names = agents();
+  const bool per_seat = c.agents.per_seat();
+  double train_policy = 0, train_value = 0;
+  for (const TrainingMetrics& m : rows) {
+    train_policy += m.policy_loss / static_cast<double>(rows.size());
+    train_value += m.value_loss / static_cast<double>(rows.size());
+  }
+  std::ostringstream summary;
+  for (size_t a = 0; a < names.size(); ++a) {
+    const int seat = per_seat ? static_cast<int>(a) : -1;
+    const ValidationMetrics v = validate(*trainers[a], held_out, c.trainer.batch_size, seat);
+    if (v.samples == 0) continue;
+    std::ostringstream row;
+    row << generation << "," << v.samples << "," << v.policy_loss << "," << v.value_loss << ","
+        << v.calibration_error << "," << v.predicted_score << "," << v.observed_score << ","
+        << train_policy << "," << train_value;
+    if (per_seat) row << "," << names[a];
+    append_csv(path("validation.csv"),
+               std::string("generation,samples,policy_loss,value_loss,calibration_error,"
+                           "predicted_score,observed_score,training_policy_loss,"
+                           "training_value_loss") +
+                   (per_seat ? ",seat" : ""),
+               row.str());
+    if (a == 0)
+      summary << std::fixed << std::setprecision(3) << "; held out " << v.samples
+              << ": policy loss " << v.policy_loss << ", value loss " << v.value_loss
+              << ", calibration error " << v.calibration_error;
+  }
+  return summary.str();
 }
 
 void TrainingRun::run(const std::function<void(const std::string&)>& raw_log,
@@ -326,12 +372,18 @@ void TrainingRun::run(const std::function<void(const std::string&)>& raw_log,
   // The ranks of one trainer are one trainer: rank 0 holds the run.
   std::optional<Lease> lease;
   if (leader) lease.emplace(trainer_lease_path(dir_), "the trainer of " + dir_);
-  for (const char* sub : {"checkpoints", "samples", "games"}) fs::create_directories(path(sub));
+  for (const char* sub : {"checkpoints", "samples", "games", "validation"})
+    fs::create_directories(path(sub));
   Encoder encoder(variant);
   TrainerConfig trainer_config = c.trainer;
   trainer_config.device = c.run.device;
-  trainer_config.total_steps =
-      static_cast<int64_t>(c.run.generations) * c.window.steps_per_generation;
+  // With steps from reuse, a first guess of the schedule's length (about 16 samples a game),
+  // corrected after every generation from the steps it took.
+  const int64_t guessed_steps =
+      c.window.steps_per_generation > 0
+          ? c.window.steps_per_generation
+          : steps_for_generation(c, static_cast<int64_t>(c.selfplay.games) * 16);
+  trainer_config.total_steps = static_cast<int64_t>(c.run.generations) * guessed_steps;
   // One network and optimizer per agent: the shared one, or each seat's.
   const std::vector<std::string> names = agents();
   const bool per_seat = c.agents.per_seat();
@@ -386,11 +438,19 @@ void TrainingRun::run(const std::function<void(const std::string&)>& raw_log,
     // Rows of a generation that did not finish are redone.
     truncate_csv(path("training.csv"), generation);
     truncate_csv(path("external.csv"), generation);
+    truncate_csv(path("validation.csv"), generation);
     if (!options.external_selfplay &&
         !fs::exists(path("samples/" + generation_name(generation) + ".h5")))
       truncate_csv(path("selfplay.csv"), generation);
   }
   SampleWindow window(path("samples"), sample_file_info(encoder), c.window.samples);
+  // The power-law window grows with the samples published (window_exponent).
+  auto grow_window = [&](SampleWindow& w) {
+    const int64_t capacity = window_capacity(c.window, w.published());
+    if (capacity == w.capacity()) return;
+    w.set_capacity(capacity);
+    w.refresh();
+  };
   // Each rank draws its own share of every batch.
   std::mt19937_64 rng(c.run.seed + (group ? 7919 * static_cast<uint64_t>(group->rank()) : 0));
   const double started = now_seconds();
@@ -405,19 +465,24 @@ void TrainingRun::run(const std::function<void(const std::string&)>& raw_log,
   for (; generation < c.run.generations; ++generation) {
     const double generation_start = now_seconds();
     const std::string name = generation_name(generation);
+    int64_t new_samples = 0;  // what this generation brought
     if (options.external_selfplay) {
       if (leader) {
-        const std::string row = wait_for_samples(generation, window, options, log);
+        const std::string row = wait_for_samples(generation, window, options, new_samples, log);
         append_csv(path("external.csv"), kExternalHeader, row);
-        // The other ranks train on the very files rank 0 chose.
+        grow_window(window);
+        // The other ranks train on the very files (and capacity) rank 0 chose.
         if (group && group->world_size() > 1) {
-          std::string files;
+          std::string files = std::to_string(window.capacity()) + "\n";
           for (const std::string& file : window.files()) files += file + "\n";
           group->publish(name + "-files", files);
         }
       } else {
         std::vector<std::string> files;
         std::stringstream lines(group->await(name + "-files"));
+        std::string capacity;
+        std::getline(lines, capacity);
+        window.set_capacity(std::stoll(capacity));
         for (std::string file; std::getline(lines, file);) files.push_back(file);
         window.refresh_from(files);
       }
@@ -437,6 +502,25 @@ void TrainingRun::run(const std::function<void(const std::string&)>& raw_log,
         });
       }
       window.refresh();
+      grow_window(window);
+    }
+    // Steps of this generation: fixed, or `reuse` passes over its new samples.
+    int steps = c.window.steps_per_generation;
+    if (steps == 0) {
+      if (!options.external_selfplay) {
+        const std::string file = path("samples/" + name + ".h5");
+        new_samples = fs::exists(file) ? read_sample_file_info(file).samples : 0;
+      }
+      // The other ranks take rank 0's count.
+      if (group && group->world_size() > 1) {
+        if (leader) group->publish(name + "-new", std::to_string(new_samples));
+        new_samples = std::stoll(group->await(name + "-new"));
+      }
+      steps = steps_for_generation(c, new_samples);
+      std::ostringstream line;
+      line << "  " << name << ": " << steps << " steps for " << new_samples
+           << " new samples (reuse " << c.window.reuse << ")";
+      log(line.str());
     }
     // Each agent trains on its seat's samples (the shared network on all). A seat without
     // samples in the window (possible in tiny runs) keeps its network for this generation.
@@ -447,9 +531,8 @@ void TrainingRun::run(const std::function<void(const std::string&)>& raw_log,
         log("  " + name + ": no samples of seat " + names[a] + " in the window; not trained");
         continue;
       }
-      std::vector<TrainingMetrics> agent_rows =
-          trainers[a]->train([&](int batch) { return window.sample_batch(batch, rng, seat); },
-                             c.window.steps_per_generation);
+      std::vector<TrainingMetrics> agent_rows = trainers[a]->train(
+          [&](int batch) { return window.sample_batch(batch, rng, seat); }, steps);
       for (const TrainingMetrics& m : agent_rows) {
         if (!leader) break;
         std::ostringstream row;
@@ -465,7 +548,12 @@ void TrainingRun::run(const std::function<void(const std::string&)>& raw_log,
       }
       rows.insert(rows.end(), agent_rows.begin(), agent_rows.end());
     }
+    if (c.window.steps_per_generation == 0)
+      for (const auto& trainer : trainers)
+        trainer->set_total_steps(trainer->step() +
+                                 static_cast<int64_t>(c.run.generations - generation - 1) * steps);
     save_all(generation + 1);
+    const std::string validation = leader ? validate_generation(generation, trainers, rows) : "";
     const double elapsed = now_seconds() - started;
     const int done = generation + 1 - first;
     std::ostringstream line;
@@ -476,7 +564,7 @@ void TrainingRun::run(const std::function<void(const std::string&)>& raw_log,
            << rows.back().value_loss << ", value accuracy " << std::setprecision(2)
            << rows.back().value_accuracy << ", " << std::setprecision(0)
            << rows.back().samples_per_second << " samples/s";
-    line << ", " << format_seconds(now_seconds() - generation_start) << ", ETA "
+    line << validation << ", " << format_seconds(now_seconds() - generation_start) << ", ETA "
          << format_seconds(elapsed / done * (c.run.generations - generation - 1));
     log(line.str());
     if (leader) plot();

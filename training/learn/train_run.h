@@ -9,6 +9,8 @@
 // RUN_DIR/games/gen-NNNN.txt   those games as text, one per line
 // RUN_DIR/selfplay.csv, training.csv   one row per generation / per metrics chunk
 // RUN_DIR/learning_curves.png  plotted by scripts/plot_learning.py after each generation
+// RUN_DIR/validation/gen-NNNN.h5, .txt  the held-out games of gen-NNNN, never trained on
+// RUN_DIR/validation.csv      the network on the newest held-out samples, per generation
 // RUN_DIR/trainer.lease         held by the one trainer of the run (training/cluster/lease.h)
 // With external self-play (docs/DISTRIBUTED.md): workers publish samples/gen-NNNN-wID-SEQ.h5
 // and games/gen-NNNN-wID-SEQ.txt; RUN_DIR/external.csv has a row per trained generation.
@@ -90,11 +92,16 @@ class TrainingRun {
   void self_play_generation(int generation, const std::vector<std::shared_ptr<Evaluator>>& networks,
                             int network_generation,
                             const std::function<void(const std::string&)>& log);
+  // Measures each agent on the held-out games (validation/), writes validation.csv rows for
+  // `generation` beside the means of its training `rows`, and returns a summary for the log.
+  std::string validate_generation(int generation,
+                                  const std::vector<std::unique_ptr<class Trainer>>& trainers,
+                                  const std::vector<struct TrainingMetrics>& rows);
   // External self-play: waits until the workers have published enough samples for generation
-  // `generation`'s training (window.reuse) and refreshes `window`; returns the row for
-  // external.csv. Rank 0 only.
+  // `generation`'s training (window.reuse) and refreshes `window`; sets `new_samples` to those
+  // that came and returns the row for external.csv. Rank 0 only.
   std::string wait_for_samples(int generation, class SampleWindow& window,
-                               const TrainingOptions& options,
+                               const TrainingOptions& options, int64_t& new_samples,
                                const std::function<void(const std::string&)>& log);
 
   // Loads every agent's newest good checkpoint into `trainers`; a damaged one is renamed

@@ -336,6 +336,10 @@ Trainer::~Trainer() = default;
 
 int64_t Trainer::step() const { return impl_->step; }
 
+void Trainer::set_total_steps(int64_t total_steps) {
+  impl_->config.total_steps = std::max<int64_t>(total_steps, 1);
+}
+
 std::shared_ptr<NetworkImpl> Trainer::network() const { return impl_->network; }
 
 std::vector<TrainingMetrics> Trainer::train(const std::function<TrainingBatch(int)>& next_batch,
@@ -380,6 +384,34 @@ std::vector<TrainingMetrics> Trainer::train(const std::function<TrainingBatch(in
   }
   if (t.sync) t.synchronise(t.float_buffers(), false);
   return rows;
+}
+
+BatchEvaluation Trainer::evaluate(const TrainingBatch& batch) {
+  Impl& t = *impl_;
+  t.network->eval();  // train() sets training mode again
+  torch::NoGradGuard no_grad;
+  const BatchTensors tensors = to_tensors(batch, t.encoder, t.device);
+  Losses losses;
+  torch::Tensor value_logits;
+  {
+    CudaAutocast guard(t.autocast);
+    const NetworkOutput out = t.network->forward(tensors.planes);
+    losses = compute_losses(out, tensors);
+    value_logits = out.value.to(torch::kFloat);
+  }
+  // Expected score of the first head: W + D/2, predicted and targeted.
+  const torch::Tensor weights = torch::tensor({1.0f, 0.5f, 0.0f}).to(t.device);
+  const torch::Tensor predicted =
+      (torch::softmax(value_logits.select(1, 0), 1) * weights).sum(1).to(torch::kCPU).contiguous();
+  const torch::Tensor target =
+      (tensors.value_target.select(1, 0) * weights).sum(1).to(torch::kCPU).contiguous();
+  BatchEvaluation result;
+  result.policy_loss = losses.policy.item<double>();
+  result.value_loss = losses.value.item<double>();
+  result.predicted_score.assign(predicted.data_ptr<float>(),
+                                predicted.data_ptr<float>() + predicted.numel());
+  result.target_score.assign(target.data_ptr<float>(), target.data_ptr<float>() + target.numel());
+  return result;
 }
 
 void Trainer::set_gradient_sync(GradientSync* sync) {

@@ -46,6 +46,13 @@ struct TrainingMetrics {
   double samples_per_second = 0;
 };
 
+// A batch measured without training (validation): mean losses, and per sample the expected
+// score (W + D/2) that the first value head predicts and the one its target holds.
+struct BatchEvaluation {
+  double policy_loss = 0, value_loss = 0;
+  std::vector<float> predicted_score, target_score;
+};
+
 // The other ranks of a data-parallel trainer (training/learn/trainer_group.h does it with c10d):
 // buffers of floats, so that this header stays free of torch.
 class GradientSync {
@@ -84,6 +91,12 @@ class Trainer {
   // Throws std::invalid_argument when batch_size does not divide by the ranks. `sync` must
   // outlive the trainer's training.
   void set_gradient_sync(GradientSync* sync);
+
+  // The network as it plays (normalisation with its running statistics), no gradients.
+  BatchEvaluation evaluate(const TrainingBatch& batch);
+
+  // The schedule's length, when it is known only as the run goes (steps from reuse).
+  void set_total_steps(int64_t total_steps);
 
   int64_t step() const;
   // The network being trained (on its device). Evaluators copy it.

@@ -103,6 +103,7 @@ TrainConfig per_seat_config(int generations, double league) {
   c.agents.league_probability = league;
   c.network = NetworkConfig{.blocks = 1, .filters = 8, .policy_dim = 8, .value_hidden = 8};
   c.selfplay.games = 4;
+  c.window.validation_fraction = 0;  // all four games in games/, as counted below
   c.selfplay.workers = 1;
   c.selfplay.games_per_worker = 4;
   c.selfplay.full_playouts = 6;

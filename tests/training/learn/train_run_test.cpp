@@ -63,17 +63,27 @@ TEST(TrainRun, OneGenerationOfTheTinyPresetEndToEnd) {
   EXPECT_TRUE(fs::exists(dir / "config.toml"));
   EXPECT_TRUE(fs::exists(dir / "checkpoints/gen-0000.pt"));
   EXPECT_TRUE(fs::exists(dir / "checkpoints/gen-0001.pt"));
-  EXPECT_EQ(read_checkpoint_info(dir / "checkpoints/gen-0001.pt").step,
-            config.window.steps_per_generation);
+  // The preset's steps follow its new samples (reuse).
+  const int64_t new_samples = read_sample_file_info(dir / "samples/gen-0000.h5").samples;
+  const int steps = steps_for_generation(config, new_samples);
+  EXPECT_EQ(config.window.steps_per_generation, 0);
+  EXPECT_EQ(read_checkpoint_info(dir / "checkpoints/gen-0001.pt").step, steps);
   SampleFileInfo info;
   std::vector<Sample> samples = read_sample_file(dir / "samples/gen-0000.h5", &info);
   EXPECT_EQ(info.variant, "minichess");
   EXPECT_EQ(info.network, "gen-0000");
   EXPECT_GT(samples.size(), 0u);
-  EXPECT_EQ(lines_of(dir / "games/gen-0000.txt"), config.selfplay.games);
+  // Every game is recorded once: trained on, or held out for validation. With carry-over a
+  // generation ends once `games` have finished, a few more when several end in the last round.
+  const int recorded =
+      lines_of(dir / "games/gen-0000.txt") + lines_of(dir / "validation/gen-0000.txt");
+  EXPECT_GE(recorded, config.selfplay.games);
+  EXPECT_LE(recorded,
+            config.selfplay.games + config.selfplay.workers * config.selfplay.games_per_worker);
+  EXPECT_EQ(lines_of(dir / "validation.csv"), 2);
   EXPECT_EQ(lines_of(dir / "selfplay.csv"), 2);
   EXPECT_EQ(lines_of(dir / "training.csv"),
-            1 + config.window.steps_per_generation / config.trainer.metrics_every);
+            1 + (steps + config.trainer.metrics_every - 1) / config.trainer.metrics_every);
   bool progress = false;
   for (const std::string& line : log) progress = progress || line.find("ETA") != std::string::npos;
   EXPECT_TRUE(progress) << "progress lines show an ETA";
