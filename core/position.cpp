@@ -371,4 +371,13 @@ uint64_t Position::compute_hash() const {
   return h ^ lock_hash();
 }
 
+Outcome length_cap_outcome() {
+  Outcome outcome;
+  outcome.termination = Termination::kMaxPlies;
+  outcome.score.fill(0.5);
+  outcome.individual.fill(0.5);
+  outcome.rank.fill(1);
+  return outcome;
+}
+
 }  // namespace fairyzero

@@ -58,6 +58,10 @@ struct Outcome {
   }
 };
 
+// The outcome of a game stopped by a length cap (self-play's, the arena's max_plies): a draw
+// for everyone.
+Outcome length_cap_outcome();
+
 class Position {
  public:
   // The variant's start position.

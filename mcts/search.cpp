@@ -15,11 +15,13 @@ double now_seconds() {
 }
 
 // The leaf's position, legal moves and game state: work done outside the tree's lock.
-void prepare(const Position& root, PendingLeaf& leaf) {
+void prepare(const Position& root, PendingLeaf& leaf, int max_plies) {
   leaf.position = root;
   for (Move m : leaf.moves) leaf.position.play(m);
   leaf.position.legal_moves(leaf.legal);
   leaf.outcome = leaf.position.outcome(leaf.legal);
+  if (!leaf.outcome.over() && max_plies > 0 && leaf.position.plies_played() >= max_plies)
+    leaf.outcome = length_cap_outcome();
 }
 
 }  // namespace
@@ -93,7 +95,7 @@ int Search::gather(int max_leaves, std::vector<PendingLeaf>& leaves) {
   // Finished games need no evaluation: complete them now and keep the rest at the front.
   int kept = 0;
   for (int i = 0; i < count; ++i) {
-    prepare(root_, leaves[i]);
+    prepare(root_, leaves[i], params_.max_plies);
     if (leaves[i].outcome.over()) {
       std::lock_guard lock(mutex_);
       tree_.complete(leaves[i], nullptr);
@@ -136,7 +138,7 @@ void Search::worker(const SearchLimits& limits,
     requests.clear();
     evaluated.clear();
     for (int i = 0; i < count; ++i) {
-      prepare(root_, leaves[i]);
+      prepare(root_, leaves[i], params_.max_plies);
       if (!leaves[i].outcome.over()) {
         requests.push_back({&leaves[i].position, &leaves[i].legal});
         evaluated.push_back(i);

@@ -39,6 +39,9 @@ struct SearchParams {
   int virtual_loss = 1;             // in-flight visits counted as losses for the mover
   int threads = 1;                  // search threads for one game
   int leaves_per_batch = 8;         // leaves a thread gathers per evaluator call
+  // A leaf with this many plies played (from the game's start) is the length cap's draw, as the
+  // game runner will score it (0: no cap): values near the cap agree with the draw targets.
+  int max_plies = 0;
   uint64_t seed = 1;
 };
 

@@ -330,6 +330,32 @@ TEST(Search, ProvenLostChildrenAreKeptOutOfPolicyTargets) {
   EXPECT_EQ(policy_target_visits(r, SearchParams{}), (std::vector<int>{20, 6, 4}));
 }
 
+TEST(Search, TheLengthCapIsADrawInTheSearchAsInTheGame) {
+  Position pos(find_variant("chess"));
+  for (const char* move : {"e2e4", "e7e5", "g1f3"}) {
+    LegalMoves legal(pos);
+    for (int k = 0; k < legal.size(); ++k)
+      if (pos.move_text(legal[k]) == move) pos.play(legal[k]);
+  }
+  ASSERT_EQ(pos.plies_played(), 3);
+  ScriptedEvaluator stub;  // every position good for White
+  stub.value_of = [](const Position&) {
+    std::array<float, kMaxSeats> v{};
+    v[0] = 0.9f;
+    v[1] = 0.1f;
+    return v;
+  };
+  SearchParams capped;
+  capped.max_plies = 4;  // Black's reply ends the game: a draw whatever it is
+  Search search(pos, stub, capped);
+  const SearchResult r = search.run({.playouts = 200});
+  EXPECT_TRUE(r.proven);
+  EXPECT_NEAR(r.value[0], 0.5f, 1e-6);
+  // Without the cap the search believes the evaluator.
+  Search free(pos, stub);
+  EXPECT_GT(free.run({.playouts = 200}).value[0], 0.8f);
+}
+
 TEST(Search, TemperatureSamplesInProportionToVisits) {
   Position pos(find_variant("chess"));
   ScriptedEvaluator stub;

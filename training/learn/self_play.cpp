@@ -13,8 +13,11 @@ namespace {
 // Collects one game's samples until its result is known.
 class SampleCollector : public GameObserver {
  public:
-  SampleCollector(const Encoder& encoder, const SearchParams& params)
-      : encoder_(encoder), params_(params), planes_(encoder.plane_floats()) {}
+  SampleCollector(const Encoder& encoder, const SearchParams& params, double root_value_weight)
+      : encoder_(encoder),
+        params_(params),
+        root_value_weight_(static_cast<float>(root_value_weight)),
+        planes_(encoder.plane_floats()) {}
 
   void searched(const Position& pos, const SearchResult& result, bool full) override {
     if (!full) return;
@@ -38,10 +41,20 @@ class SampleCollector : public GameObserver {
   }
 
   // Gives every sample its value target and outcome.
+  // With root_value_weight w, the target is (1 - w) x the game's result + w x the search's
+  // root value, each as W/D/L the same way.
   void settle(const Variant& variant, const Outcome& outcome) {
-    std::vector<float> target(encoder_.value_heads() * 3);
+    std::vector<float> target(encoder_.value_heads() * 3), searched(target.size());
     for (Sample& s : pending) {
       encoder_.value_target(s.seat, outcome, target.data());
+      if (root_value_weight_ > 0) {
+        Outcome root;
+        for (int seat = 0; seat < kMaxSeats; ++seat)
+          root.score[seat] = root.individual[seat] = s.root_value[seat];
+        encoder_.value_target(s.seat, root, searched.data());
+        for (size_t k = 0; k < target.size(); ++k)
+          target[k] = (1 - root_value_weight_) * target[k] + root_value_weight_ * searched[k];
+      }
       s.value_target = target;
       for (int seat = 0; seat < variant.seat_count(); ++seat)
         s.outcome[seat] = static_cast<float>(outcome.scored(variant.scoring)[seat]);
@@ -53,6 +66,7 @@ class SampleCollector : public GameObserver {
  private:
   const Encoder& encoder_;
   SearchParams params_;
+  float root_value_weight_;
   std::vector<float> planes_;
 };
 
@@ -122,7 +136,7 @@ SelfPlayStats SelfPlay::run(std::vector<Sample>& samples, std::vector<GameRecord
     return setup;
   };
   hooks.observe = [&](int, const Position&) {
-    return std::make_unique<SampleCollector>(encoder_, params);
+    return std::make_unique<SampleCollector>(encoder_, params, config_.root_value_weight);
   };
   hooks.finished = [&](PlayedGame& game, GameObserver* observer) {
     auto& collector = static_cast<SampleCollector&>(*observer);

@@ -46,6 +46,9 @@ struct SelfPlayConfig {
   double no_resign_fraction = 0.2;
   // Games still running at this many plies are scored as draws (0: the variant's rules only).
   int max_plies = 400;
+  // Value targets: (1 - w) x the game's result + w x the full search's root value (0: the result
+  // only, AlphaZero's z; some reproductions mix in the search's q to lower the targets' noise).
+  double root_value_weight = 0;
   // Games still going when a generation's quota has finished wait in their slots and continue
   // in the next run() with its network, so a generation ends without a tail of idle slots and
   // small batches (KataGo plays on across network changes too). Off: every game started is

@@ -78,6 +78,8 @@ std::vector<Setting> settings(TrainConfig& c) {
       {"selfplay", "no_resign_fraction", &s.no_resign_fraction, 0, 1,
        "games played out to check resigns"},
       {"selfplay", "max_plies", &s.max_plies, 0, 1e6, "games longer than this are draws (0: off)"},
+      {"selfplay", "root_value_weight", &s.root_value_weight, 0, 1,
+       "value target: this share from the search's root value, the rest from the game's result"},
       {"inference", "max_batch", &c.inference.max_batch, 1, 65536, "positions per forward pass",
        kMidRun},
       {"inference", "max_wait_us", &c.inference.max_wait_us, 0, 1e7, "wait for a fuller batch",

@@ -308,6 +308,8 @@ class Worker {
       if (a == slot.agents.size()) {
         SearchParams params = seat.params;
         params.seed = seed + 7919 * a;  // agent 0 keeps the seed of a one-agent game
+        // The search scores what lies beyond the length cap as the game will: a draw.
+        if (config_.max_plies > 0) params.max_plies = config_.max_plies;
         slot.agents.push_back(&seat);
         slot.searches.push_back(std::make_unique<Search>(*slot.position, *seat.evaluator, params));
       }
@@ -401,15 +403,6 @@ class Worker {
 };
 
 }  // namespace
-
-Outcome length_cap_outcome() {
-  Outcome outcome;
-  outcome.termination = Termination::kMaxPlies;
-  outcome.score.fill(0.5);
-  outcome.individual.fill(0.5);
-  outcome.rank.fill(1);
-  return outcome;
-}
 
 Outcome resignation_outcome(const Variant& variant, int seat) {
   Outcome outcome;

@@ -141,8 +141,7 @@ class GameRunner {
   std::unique_ptr<Pool> pool_;
 };
 
-// The outcome given to a game stopped by the ply cap: a draw for everyone.
-Outcome length_cap_outcome();
+// The outcome given to a game stopped by the ply cap: core's length_cap_outcome().
 // The outcome of a resignation by `seat`: its team loses, every other team wins.
 Outcome resignation_outcome(const Variant& variant, int seat);
 

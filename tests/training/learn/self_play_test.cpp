@@ -4,10 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <sstream>
 
 #include "core/variant_loader.h"
 #include "mcts/basic_evaluators.h"
+#include "nn/encoder.h"
 
 namespace fairyzero {
 namespace {
@@ -32,6 +34,39 @@ Position replay(const VariantPtr& v, const std::string& moves) {
   std::string text;
   while (in >> text) pos.play(pos.parse_move(text));
   return pos;
+}
+
+TEST(SelfPlay, ValueTargetsMixTheResultAndTheRootValueAsSet) {
+  VariantPtr v = find_variant("minichess");
+  MaterialEvaluator material(*v);
+  const Encoder encoder(v);
+  std::map<double, std::vector<Sample>> by_weight;
+  for (double w : {0.0, 0.5, 1.0}) {
+    SelfPlayConfig config = small_config();
+    config.games = 2;
+    config.workers = 1;  // one thread: the same games in the same order for every weight
+    config.full_search_probability = 1;
+    config.root_value_weight = w;
+    SelfPlay play(v, material, config);
+    std::vector<GameRecord> games;
+    play.run(by_weight[w], games);
+  }
+  // Same seed, same games: compare each sample's target with the two pure ones.
+  ASSERT_EQ(by_weight[0].size(), by_weight[1].size());
+  ASSERT_FALSE(by_weight[0].empty());
+  std::vector<float> root(encoder.value_heads() * 3);
+  for (size_t i = 0; i < by_weight[1].size(); ++i) {
+    const Sample& s = by_weight[1][i];
+    Outcome o;
+    for (int seat = 0; seat < kMaxSeats; ++seat)
+      o.score[seat] = o.individual[seat] = s.root_value[seat];
+    encoder.value_target(s.seat, o, root.data());
+    for (size_t k = 0; k < root.size(); ++k) {
+      EXPECT_NEAR(s.value_target[k], root[k], 1e-6);
+      EXPECT_NEAR(by_weight[0.5][i].value_target[k],
+                  0.5f * by_weight[0][i].value_target[k] + 0.5f * root[k], 1e-6);
+    }
+  }
 }
 
 TEST(SelfPlay, GamesFinishAndSamplesAreWellFormed) {
