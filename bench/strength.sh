@@ -7,7 +7,7 @@
 #
 #   bench/strength.sh [MINUTES]                      (default 60)
 #
-# Environment: PRESET (default configs/train/tiny.toml), VARIANT (default gardner), VISITS (our
+# Environment: PRESET (default configs/train/hour.toml), VARIANT (default gardner), VISITS (our
 # playouts per move, default 800), NODES (Fairy-Stockfish's nodes per move, the first for the
 # curve; default "200 1000 5000"), GAMES (per match, default 100, paired), POINTS (checkpoints on
 # the curve, default 4), CONCURRENCY (default 1), ABLATE (settings to change one at a time, e.g.
@@ -17,13 +17,15 @@ set -euo pipefail
 minutes=${1:-60}
 fairyzero=${FAIRYZERO:-build/apps/fairyzero}
 stockfish=${STOCKFISH:-/usr/games/fairy-stockfish}
-preset=${PRESET:-configs/train/tiny.toml}
+preset=${PRESET:-configs/train/hour.toml}
 variant=${VARIANT:-gardner}
 visits=${VISITS:-800}
 read -r -a nodes <<<"${NODES:-200 1000 5000}"
 games=${GAMES:-100}
 points=${POINTS:-4}
-concurrency=${CONCURRENCY:-1}
+concurrency=${CONCURRENCY:-4}
+curve_games=${CURVE_GAMES:-$games}
+workers=${WORKERS:-2}
 out=${OUT:-bench-strength-$(date +%Y%m%d-%H%M)}
 python=/usr/bin/python3
 [[ -x $python ]] || python=python3
@@ -55,11 +57,27 @@ open(path, "w").write(text)
 PY
 }
 
-# Trains RUN for the budget; prints nothing but its log's path.
+# Trains RUN for the budget: one `train` process when WORKERS is 0, else an external trainer and
+# WORKERS `selfplay` processes beside it (docs/DISTRIBUTED.md): on the CPU one process keeps
+# about one core busy in self-play, so this is how a run uses the whole machine.
 train() {
   local run=$1 config=$2
-  timeout "$((minutes * 60))" "$fairyzero" train "$variant" --config "$config" --out "$run" \
-    --generations 100000 >"$run.log" 2>&1 || true
+  if ((workers == 0)); then
+    timeout "$((minutes * 60))" "$fairyzero" train "$variant" --config "$config" --out "$run" \
+      --generations 100000 >"$run.log" 2>&1 || true
+    return
+  fi
+  local pids=()
+  "$fairyzero" train "$variant" --config "$config" --out "$run" --generations 100000 \
+    --selfplay external >"$run.log" 2>&1 &
+  pids+=($!)
+  for ((w = 0; w < workers; w++)); do
+    "$fairyzero" selfplay "$run" --worker "$w" >"$run.worker-$w.log" 2>&1 &
+    pids+=($!)
+  done
+  sleep "$((minutes * 60))"
+  kill -TERM "${pids[@]}" 2>/dev/null || true
+  wait "${pids[@]}" 2>/dev/null || true
 }
 
 # Score, Elo and its 95% interval of the first player from an arena folder's results.csv, as
@@ -82,11 +100,14 @@ print(f"{100 * s:5.1f}% ({W:g}+ {D:g}= {L:g}-)  Elo {elo(s):+6.0f} [{elo(s - hal
 PY
 }
 
-match() {  # match NAME PLAYER OPPONENT [arena options...]
-  local name=$1 player=$2 opponent=$3
-  shift 3
-  "$fairyzero" arena "$variant" "$player" "$opponent" --games "$games" --visits "$visits" \
-    --concurrency "$concurrency" --out "$out/$name" "$@" >"$out/$name.log" 2>&1
+# match NAME GAMES PLAYER OPPONENT [arena options...]; a match already played under NAME (the
+# curve's last point and the last checkpoint's first match) is read, not played again.
+match() {
+  local name=$1 count=$2 player=$3 opponent=$4
+  shift 4
+  [[ -f "$out/$name/results.csv" ]] ||
+    "$fairyzero" arena "$variant" "$player" "$opponent" --games "$count" --visits "$visits" \
+      --concurrency "$concurrency" --out "$out/$name" "$@" >"$out/$name.log" 2>&1
   elo_of "$out/$name"
 }
 
@@ -104,15 +125,18 @@ count=${#checkpoints[@]}
 for ((p = 1; p <= points; p++)); do
   checkpoint=${checkpoints[$(( (count - 1) * p / points ))]}
   at=$(( ($(stat -c %Y "$checkpoint") - start) ))
-  result=$(match "curve-$(basename "$checkpoint" .pt)" "$checkpoint" "uci:$stockfish" --nodes "${nodes[0]}")
+  count_here=$curve_games
+  [[ $checkpoint == "$last" ]] && count_here=$games
+  result=$(match "fs-${nodes[0]}-$(basename "$checkpoint" .pt)" "$count_here" "$checkpoint" \
+    "uci:$stockfish" --nodes "${nodes[0]}")
   printf "  %5.1f min  %s  %s\n" "$(awk "BEGIN { print $at / 60 }")" "$(basename "$checkpoint")" "$result"
   elo=$(sed -E 's/.*Elo +([-+0-9]+).*/\1/' <<<"$result")
   echo "$(awk "BEGIN { print $at / 60 }"),$(basename "$checkpoint"),${result%%%*},$elo" >>"$out/curve.csv"
 done
 echo "the last checkpoint ($(basename "$last")):"
-echo "  against the material bot at $visits playouts: $(match last-material "$last" material)"
+echo "  against the material bot at $visits playouts: $(match "material-$(basename "$last" .pt)" "$games" "$last" material)"
 for n in "${nodes[@]}"; do
-  echo "  against Fairy-Stockfish at $n nodes:        $(match "last-fs-$n" "$last" "uci:$stockfish" --nodes "$n")"
+  echo "  against Fairy-Stockfish at $n nodes:        $(match "fs-$n-$(basename "$last" .pt)" "$games" "$last" "uci:$stockfish" --nodes "$n")"
 done
 "$python" - "$out/curve.csv" "$out/elo_curve.png" <<'PY' || echo "(no plot)"
 import csv, sys
@@ -133,5 +157,5 @@ for change in ${ABLATE:-}; do
   train "$out/$name" "$out/$name.toml"
   checkpoint=$(ls "$out/$name"/checkpoints/gen-*.pt | sort | tail -n 1)
   echo "ablation $change: $(basename "$checkpoint") against Fairy-Stockfish at ${nodes[0]} nodes:" \
-    "$(match "$name-fs" "$checkpoint" "uci:$stockfish" --nodes "${nodes[0]}")"
+    "$(match "$name-fs" "$games" "$checkpoint" "uci:$stockfish" --nodes "${nodes[0]}")"
 done

@@ -31,6 +31,9 @@ struct Evaluation {
   // Win, draw and loss probabilities of the team to move, when the evaluator has them (two-team
   // variants with a WDL head); otherwise derived from `value`. For display.
   std::array<float, 3> wdl{};
+  // Plies predicted to the game's end (a network's moves-left head); negative when the
+  // evaluator predicts none.
+  float moves_left = -1;
 };
 
 class Evaluator {

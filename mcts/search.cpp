@@ -258,6 +258,7 @@ SearchResult Search::result_locked() const {
   for (int s = 0; s < root_.variant().seat_count(); ++s) r.value[s] = tree_.value_of(root, s);
   r.wdl = wdl_from_score(r.value[seat]);
   r.proven = root.proven;
+  r.moves_left = tree_.moves_left_of(root);
   r.root_visits = root.visits;
   r.playouts = playouts_;
   r.seconds = now_seconds() - start_time_;
@@ -271,13 +272,13 @@ Move Search::choose_move(float temperature, std::mt19937_64& rng) const {
   if (best < 0) return Move();
   const Node& b = tree_.node(best);
   int seat = tree_.root().seat;
-  if (temperature <= 0 || (b.proven && b.exact[seat] >= 1.0f)) return b.move;
+  if (temperature <= 0 || (b.proven && b.exact[seat] >= kBestScore)) return b.move;
   const Node& root = tree_.root();
   std::vector<double> weights(root.child_count);
   double total = 0;
   for (int k = 0; k < root.child_count; ++k) {
     const Node& c = tree_.node(root.first_child + k);
-    bool lost = c.proven && c.exact[seat] <= 0.0f;
+    bool lost = c.proven && c.exact[seat] <= kWorstScore;
     if (!lost && c.visits > 0) total += weights[k] = std::pow(c.visits, 1.0 / temperature);
   }
   if (total <= 0) return b.move;

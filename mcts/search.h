@@ -37,6 +37,7 @@ struct SearchResult {
   std::array<float, kMaxSeats> value{};  // root value per seat
   std::array<float, 3> wdl{};            // of the team to move, from the root value
   bool proven = false;                   // the root value is exact (a forced result was found)
+  float moves_left = 0;  // plies to the game's end: exact when proven, else the mean prediction
   int root_visits = 0;
   int playouts = 0;  // in this search
   double seconds = 0;

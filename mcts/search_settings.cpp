@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -12,7 +13,7 @@
 namespace fairyzero {
 
 std::span<const SearchSetting> search_settings() {
-  static const std::array<SearchSetting, 11> table = {{
+  static const std::array<SearchSetting, 13> table = {{
       {"cpuct_init", &SearchParams::cpuct_init, 0, 100, "PUCT exploration constant", true, true},
       {"cpuct_base", &SearchParams::cpuct_base, 1, 1e9, "visits at which exploration grows", true,
        true},
@@ -37,13 +38,29 @@ std::span<const SearchSetting> search_settings() {
        "KataGo's forced playouts k at the root of full searches, pruned from the policy target "
        "(0: off)",
        true, false},
+      {"moves_left_slope", &SearchParams::moves_left_slope, 0, 1,
+       "value per ply a quicker win (slower loss) is worth, with a moves-left head (0: off)", true,
+       true},
+      {"moves_left_max_effect", &SearchParams::moves_left_max_effect, 0, 0.5,
+       "the most the moves-left utility moves a child's value", true, true},
   }};
   return table;
 }
 
 double search_parameter(const SearchParams& params, const SearchSetting& setting) {
-  return std::visit([&](auto member) { return static_cast<double>(params.*member); },
-                    setting.field);
+  return std::visit(
+      [&](auto member) {
+        using T = std::remove_reference_t<decltype(params.*member)>;
+        if constexpr (std::is_same_v<T, float>) {
+          // The float's shortest decimal (0.0014, not 0.00139999995008111) for the files
+          // people read.
+          char text[32];
+          std::snprintf(text, sizeof text, "%.7g", params.*member);
+          return std::strtod(text, nullptr);
+        }
+        return static_cast<double>(params.*member);
+      },
+      setting.field);
 }
 
 void set_search_parameter(SearchParams& params, const SearchSetting& setting, double value) {

@@ -15,11 +15,25 @@ void SearchTree::reset(const Position& root) {
   nodes_.emplace_back();
   nodes_[0].seat = static_cast<uint8_t>(root.seat_to_move());
   noise_added_ = false;
+  moves_left_known_ = false;
 }
 
 float SearchTree::value_of(const Node& n, int seat) const {
   if (n.proven) return n.exact[seat];
   return n.visits > 0 ? n.value_sum[seat] / n.visits : 0.5f;
+}
+
+float SearchTree::moves_left_of(const Node& n) const {
+  if (n.proven) return static_cast<float>(n.proof_plies);
+  return n.visits > 0 ? n.moves_left_sum / n.visits : 0.0f;
+}
+
+float SearchTree::moves_left_utility(const Node& parent, const Node& child, float q) const {
+  if (!moves_left_known_ || params_.moves_left_slope <= 0) return 0;
+  float shorter = moves_left_of(parent) - moves_left_of(child);
+  float effect = std::clamp(params_.moves_left_slope * shorter, -params_.moves_left_max_effect,
+                            params_.moves_left_max_effect);
+  return effect * (2 * q - 1);
 }
 
 int32_t SearchTree::select_child(int32_t parent) const {
@@ -48,9 +62,10 @@ int32_t SearchTree::select_child(int32_t parent) const {
       q = c.exact[seat];
     else
       q = n > 0 ? c.value_sum[seat] / n : fpu;  // in-flight visits count as losses
+    if (c.proven || c.visits > 0) q += moves_left_utility(p, c, q);
     float score = q + explore * c.prior / (1 + n);
     // A child short of its forced playouts goes first (a proven loss never: nothing to learn).
-    if (forcing && !(c.proven && c.exact[seat] <= 0) &&
+    if (forcing && !(c.proven && c.exact[seat] <= kWorstScore) &&
         static_cast<float>(n) < forced_playouts(params_, c.prior, parent_visits))
       score = 1e29f + c.prior;
     if (score > best_score) {
@@ -90,9 +105,11 @@ void SearchTree::abandon(const PendingLeaf& leaf) {
 void SearchTree::complete(PendingLeaf& leaf, const Evaluation* eval) {
   int32_t index = leaf.node;
   std::array<float, kMaxSeats> value{};
+  float moves_left = 0;
   bool newly_proven = false;
   if (nodes_[index].proven || nodes_[index].state == Node::kTerminal) {
     value = nodes_[index].exact;
+    moves_left = static_cast<float>(nodes_[index].proof_plies);
   } else if (!eval) {  // the leaf is a finished game
     Node& n = nodes_[index];
     n.state = Node::kTerminal;
@@ -101,6 +118,7 @@ void SearchTree::complete(PendingLeaf& leaf, const Evaluation* eval) {
     // Team result or individual ranking, as the variant scores (four-player river games).
     const auto& score = leaf.outcome.scored(leaf.position.variant().scoring);
     for (int s = 0; s < seats_; ++s) n.exact[s] = static_cast<float>(score[s]);
+    n.proof_plies = 0;
     value = n.exact;
     newly_proven = true;
   } else {
@@ -127,24 +145,32 @@ void SearchTree::complete(PendingLeaf& leaf, const Evaluation* eval) {
     n.seat = static_cast<uint8_t>(leaf.position.seat_to_move());
     n.state = Node::kExpanded;
     value = eval->value;
+    if (eval->moves_left >= 0) {
+      moves_left = eval->moves_left;
+      moves_left_known_ = true;
+    }
     if (index == 0 && params_.root_noise && !noise_added_) add_root_noise(rng_);
   }
-  backup(leaf.path, value);
+  backup(leaf.path, value, moves_left);
   if (newly_proven) propagate_proof(leaf.path);
 }
 
-void SearchTree::backup(const std::vector<int32_t>& path,
-                        const std::array<float, kMaxSeats>& value) {
+// Each node on the path is `moves_left` plus its distance to the leaf plies from the end.
+void SearchTree::backup(const std::vector<int32_t>& path, const std::array<float, kMaxSeats>& value,
+                        float moves_left) {
+  float plies = moves_left + static_cast<float>(path.size()) - 1;
   for (int32_t i : path) {
     Node& n = nodes_[i];
     n.in_flight -= params_.virtual_loss;
     ++n.visits;
     for (int s = 0; s < seats_; ++s) n.value_sum[s] += value[s];
+    n.moves_left_sum += plies--;
   }
 }
 
-// A node is proven when a child wins outright for the seat to move there, or when every child
-// is proven (then it is worth its best child).
+// A node is proven when a child gives the seat to move there the best score there is, or when
+// every child is proven (then it is worth its best child). Of equal children the proof takes
+// the quickest win and the slowest loss, so proof_plies is the distance to the end under it.
 void SearchTree::propagate_proof(const std::vector<int32_t>& path) {
   for (size_t i = path.size() - 1; i-- > 0;) {
     Node& p = nodes_[path[i]];
@@ -158,13 +184,23 @@ void SearchTree::propagate_proof(const std::vector<int32_t>& path) {
         all_proven = false;
         continue;
       }
-      if (best < 0 || c.exact[seat] > nodes_[best].exact[seat]) best = p.first_child + k;
+      if (best < 0) {
+        best = p.first_child + k;
+        continue;
+      }
+      const Node& b = nodes_[best];
+      bool ahead = c.exact[seat] >= 0.5f;
+      if (c.exact[seat] > b.exact[seat] ||
+          (c.exact[seat] == b.exact[seat] &&
+           (ahead ? c.proof_plies < b.proof_plies : c.proof_plies > b.proof_plies)))
+        best = p.first_child + k;
     }
     if (best < 0) return;
-    bool wins = nodes_[best].exact[seat] >= 1.0f;
+    bool wins = nodes_[best].exact[seat] >= kBestScore;
     if (!wins && !all_proven) return;
     p.proven = true;
     p.exact = nodes_[best].exact;
+    p.proof_plies = nodes_[best].proof_plies + 1;
   }
 }
 
@@ -187,25 +223,27 @@ void SearchTree::add_root_noise(std::mt19937_64& rng) {
 int32_t SearchTree::best_child(int32_t parent) const {
   const Node& p = nodes_[parent];
   int seat = p.seat;
-  int32_t best = -1;
+  // Proven outcomes are compared by what they are worth to the mover, not by visits: under
+  // individual scoring a proven tied first (5/6 of four seats) must beat a proven draw (1/2)
+  // however the visits fell, and a proven node is played out by the child that proves it.
   auto rank = [&](const Node& c) {
-    return c.proven ? (c.exact[seat] >= 1.0f ? 2 : c.exact[seat] <= 0.0f ? 0 : 1) : 1;
+    return c.proven ? (c.exact[seat] >= kBestScore ? 2 : c.exact[seat] <= kWorstScore ? 0 : 1) : 1;
   };
+  auto better = [&](const Node& c, const Node& b) {
+    if (rank(c) != rank(b)) return rank(c) > rank(b);
+    if (c.proven && b.proven) {
+      if (c.exact[seat] != b.exact[seat]) return c.exact[seat] > b.exact[seat];
+      if (c.proof_plies != b.proof_plies)  // the quicker win, the slower loss
+        return c.exact[seat] >= 0.5f ? c.proof_plies < b.proof_plies
+                                     : c.proof_plies > b.proof_plies;
+    }
+    if (c.visits != b.visits) return c.visits > b.visits;
+    return value_of(c, seat) > value_of(b, seat);
+  };
+  int32_t best = -1;
   for (int k = 0; k < p.child_count; ++k) {
     int32_t ci = p.first_child + k;
-    if (best < 0) {
-      best = ci;
-      continue;
-    }
-    const Node& c = nodes_[ci];
-    const Node& b = nodes_[best];
-    if (rank(c) != rank(b)) {
-      if (rank(c) > rank(b)) best = ci;
-    } else if (c.visits != b.visits) {
-      if (c.visits > b.visits) best = ci;
-    } else if (value_of(c, seat) > value_of(b, seat)) {
-      best = ci;
-    }
+    if (best < 0 || better(nodes_[ci], nodes_[best])) best = ci;
   }
   return best;
 }

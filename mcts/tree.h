@@ -42,8 +42,21 @@ struct SearchParams {
   // A leaf with this many plies played (from the game's start) is the length cap's draw, as the
   // game runner will score it (0: no cap): values near the cap agree with the draw targets.
   int max_plies = 0;
+  // lc0's moves-left utility, where the evaluator predicts the plies left (a moves-left head):
+  // a child's value for the mover gains slope x (parent's plies left - child's), capped at
+  // +-moves_left_max_effect and signed by whether the mover is ahead (value above 1/2), so
+  // the search hurries a win and drags out a loss. 0: off. In [0, 1] value units (lc0's
+  // MovesLeftSlope 0.0027 and MaxEffect 0.0345 are in [-1, 1] units).
+  float moves_left_slope = 0.0014f;
+  float moves_left_max_effect = 0.017f;
   uint64_t seed = 1;
 };
+
+// The best and the worst score any scoring gives a seat: a team win or the sole first place,
+// and a loss or the last place. Only the best proves a node by one child: under individual
+// scoring a tied first (5/6 of four seats) may still be beaten by another move's sole first.
+inline constexpr float kBestScore = 1.0f;
+inline constexpr float kWorstScore = 0.0f;
 
 // The forced playouts of a root child with `prior` after `root_visits` root visits.
 inline float forced_playouts(const SearchParams& params, float prior, float root_visits) {
@@ -70,6 +83,10 @@ struct Node {
   int32_t in_flight = 0;
   std::array<float, kMaxSeats> value_sum{};
   std::array<float, kMaxSeats> exact{};  // the exact value when proven
+  // Plies left to the game's end: the sum of the backed-up predictions (over `visits`), and
+  // when proven the exact count along the proof (the quickest win, the slowest loss).
+  float moves_left_sum = 0;
+  int32_t proof_plies = 0;
 };
 
 // A leaf chosen for evaluation. `position` is the leaf's position; `path` runs from the root.
@@ -115,10 +132,16 @@ class SearchTree {
   int32_t best_child(int32_t parent) const;
   // Mean value of a node for a seat, or its exact value when proven.
   float value_of(const Node& n, int seat) const;
+  // Plies the node's position has left to the game's end: exact when proven, else the mean
+  // prediction (0 when the evaluator predicts none).
+  float moves_left_of(const Node& n) const;
 
  private:
   int32_t select_child(int32_t parent) const;
-  void backup(const std::vector<int32_t>& path, const std::array<float, kMaxSeats>& value);
+  void backup(const std::vector<int32_t>& path, const std::array<float, kMaxSeats>& value,
+              float moves_left);
+  // The moves-left utility of `child` whose value for the mover is q (moves_left_slope).
+  float moves_left_utility(const Node& parent, const Node& child, float q) const;
   void propagate_proof(const std::vector<int32_t>& path);
   void copy_subtree(const std::vector<Node>& from, int32_t root);
   // Mixes Dirichlet noise into the root priors (once per root, when it is expanded).
@@ -128,6 +151,7 @@ class SearchTree {
   int seats_;
   std::vector<Node> nodes_;
   bool noise_added_ = false;
+  bool moves_left_known_ = false;  // an evaluation has predicted plies left
   std::mt19937_64 rng_;
 };
 

@@ -70,6 +70,9 @@ CheckpointInfo read_info(torch::serialize::InputArchive& archive, const std::str
   info.config.filters = static_cast<int>(get_int("filters"));
   info.config.policy_dim = static_cast<int>(get_int("policy_dim"));
   info.config.value_hidden = static_cast<int>(get_int("value_hidden"));
+  c10::IValue moves_left;  // absent in files written before the moves-left head: none
+  info.config.moves_left = archive.try_read("fairyzero_moves_left", moves_left) &&
+                           moves_left.isInt() && moves_left.toInt() != 0;
   info.shape.planes = static_cast<int>(get_int("planes"));
   info.shape.ranks = static_cast<int>(get_int("ranks"));
   info.shape.files = static_cast<int>(get_int("files"));
@@ -115,10 +118,10 @@ CheckpointInfo checked_info(torch::serialize::InputArchive& archive, const std::
                             const VariantPtr& variant, const std::string& seat) {
   CheckpointInfo info = read_info(archive, path);
   if (!seat.empty() && info.seat != seat)
-    throw CheckpointError("checkpoint '" + path + "' is " +
-                          (info.seat.empty() ? std::string("a shared network")
-                                             : "the network of seat '" + info.seat + "'") +
-                          ", not one of seat '" + seat + "'");
+    throw CheckpointMismatchError("checkpoint '" + path + "' is " +
+                                  (info.seat.empty() ? std::string("a shared network")
+                                                     : "the network of seat '" + info.seat + "'") +
+                                  ", not one of seat '" + seat + "'");
   // Shape differences first (they name what the network cannot do), then the rules.
   std::string rules_problem;
   try {
@@ -130,9 +133,10 @@ CheckpointInfo checked_info(torch::serialize::InputArchive& archive, const std::
   Encoder encoder(variant);
   std::string diff = differences(info, encoder);
   if (!diff.empty())
-    throw CheckpointError("checkpoint '" + path + "' does not fit variant '" + variant->name +
-                          "': " + diff + (rules_problem.empty() ? "" : "; " + rules_problem));
-  if (!rules_problem.empty()) throw CheckpointError(rules_problem);
+    throw CheckpointMismatchError("checkpoint '" + path + "' does not fit variant '" +
+                                  variant->name + "': " + diff +
+                                  (rules_problem.empty() ? "" : "; " + rules_problem));
+  if (!rules_problem.empty()) throw CheckpointMismatchError(rules_problem);
   return info;
 }
 
@@ -178,6 +182,7 @@ void save_checkpoint(const std::string& path, const NetworkImpl& network, const 
   write_int(archive, "filters", c.filters);
   write_int(archive, "policy_dim", c.policy_dim);
   write_int(archive, "value_hidden", c.value_hidden);
+  write_int(archive, "moves_left", c.moves_left ? 1 : 0);
   const NetworkShape& s = network.shape();
   write_int(archive, "planes", s.planes);
   write_int(archive, "ranks", s.ranks);
@@ -276,9 +281,17 @@ void load_checkpoint_into(const std::string& path, const VariantPtr& variant, Ne
   differ("filters", have.filters, want.filters);
   differ("policy_dim", have.policy_dim, want.policy_dim);
   differ("value_hidden", have.value_hidden, want.value_hidden);
+  if (have.moves_left != want.moves_left)
+    diff << (diff.tellp() > 0 ? "; " : "")
+         << (have.moves_left ? "it has a moves-left head (the network has none)"
+                             : "it has no moves-left head (written before the head existed, or "
+                               "with [network] moves_left = false) and the network has one: "
+                               "set [network] moves_left = false in the run's config.toml to go "
+                               "on with it");
   if (info.shape != network.shape()) diff << (diff.tellp() > 0 ? "; " : "") << "input/output shape";
   if (diff.tellp() > 0)
-    throw CheckpointError("checkpoint '" + path + "' does not fit this network: " + diff.str());
+    throw CheckpointMismatchError("checkpoint '" + path +
+                                  "' does not fit this network: " + diff.str());
   // Module::load moves tensors to the archive's device and dtype; put them back after.
   auto params = network.parameters();
   const torch::Device device = params.empty() ? torch::Device(torch::kCPU) : params[0].device();

@@ -23,6 +23,14 @@ class CheckpointError : public UserError {
   using UserError::UserError;
 };
 
+// A readable checkpoint that does not fit what it is loaded for (another variant, rules,
+// encoder version, shape or network config, such as a moves-left head one side lacks): the file
+// is fine, so a resuming run must stop and say so rather than set the file aside as damaged.
+class CheckpointMismatchError : public CheckpointError {
+ public:
+  using CheckpointError::CheckpointError;
+};
+
 // What a checkpoint says about itself (read without building the network).
 struct CheckpointInfo {
   std::string variant;            // Variant::name (informative: the rules fingerprint decides)

@@ -64,6 +64,15 @@ void NetworkImpl::reset() {
   value_fc1_ = register_module("value_fc1", nn::Linear(32 * cells, config_.value_hidden));
   value_fc2_ =
       register_module("value_fc2", nn::Linear(config_.value_hidden, 3 * shape_.value_heads));
+  moves_left_hidden_ = nn::Linear(nullptr);
+  moves_left_ = nn::Linear(nullptr);
+  if (config_.moves_left) {
+    // Its own hidden layer: on the value's, the value loss (which a network drives to zero
+    // first) pushed the output into a dead zone in tests.
+    moves_left_hidden_ =
+        register_module("moves_left_hidden", nn::Linear(32 * cells, config_.value_hidden));
+    moves_left_ = register_module("moves_left", nn::Linear(config_.value_hidden, 1));
+  }
 }
 
 NetworkOutput NetworkImpl::forward(torch::Tensor x) {
@@ -84,8 +93,8 @@ NetworkOutput NetworkImpl::forward(torch::Tensor x) {
   out.drop = drop_(embed).transpose(1, 2);
 
   torch::Tensor v = torch::relu(value_bn_(value_conv_(x))).flatten(1);
-  v = value_fc2_(torch::relu(value_fc1_(v)));
-  out.value = v.view({batch, shape_.value_heads, 3});
+  out.value = value_fc2_(torch::relu(value_fc1_(v))).view({batch, shape_.value_heads, 3});
+  if (moves_left_) out.moves_left = moves_left_(torch::relu(moves_left_hidden_(v))).view({batch});
   return out;
 }
 

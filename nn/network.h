@@ -15,7 +15,14 @@ struct NetworkOutput {
   torch::Tensor promotion;  // [B, P, cells]: added to the pair logit of a promotion to slot k
   torch::Tensor drop;       // [B, T, cells]: logit of dropping type t on a cell
   torch::Tensor value;      // [B, value_heads, 3]: W, D, L logits per team (encoder.h, Value)
+  // [B]: plies left to the game's end over kMovesLeftScale, unbounded (a linear output keeps
+  // its gradient; read it clamped at 0); undefined without the head.
+  torch::Tensor moves_left;
 };
+
+// The moves-left head predicts plies / kMovesLeftScale, so its target is about 1 in a typical
+// game rather than in the hundreds.
+inline constexpr double kMovesLeftScale = 32.0;
 
 // Conv3x3-BN-ReLU-Conv3x3-BN, plus the input, then ReLU.
 class ResidualBlockImpl : public torch::nn::Cloneable<ResidualBlockImpl> {
@@ -36,7 +43,9 @@ TORCH_MODULE(ResidualBlock);
 // q = Wq e and keys k = Wk e (policy_dim wide) give pair logits q_from . k_to / sqrt(policy_dim);
 // per-cell linear layers on e give the promotion and drop logits of the target cell. The value
 // head is 1x1 conv to 32 channels, BN, ReLU, a hidden layer of value_hidden, and value_heads*3
-// logits. Clone (Cloneable) to copy it to another device without touching the original.
+// logits; the moves-left head (when configured) has its own hidden layer of value_hidden on
+// the value head's 32 channels and one linear output. Clone (Cloneable) to copy it to another
+// device without touching the original.
 class NetworkImpl : public torch::nn::Cloneable<NetworkImpl> {
  public:
   NetworkImpl(const NetworkConfig& config, const NetworkShape& shape);
@@ -58,6 +67,7 @@ class NetworkImpl : public torch::nn::Cloneable<NetworkImpl> {
   torch::nn::Conv2d value_conv_{nullptr};
   torch::nn::BatchNorm2d value_bn_{nullptr};
   torch::nn::Linear value_fc1_{nullptr}, value_fc2_{nullptr};
+  torch::nn::Linear moves_left_hidden_{nullptr}, moves_left_{nullptr};  // null without the head
 };
 TORCH_MODULE(Network);
 

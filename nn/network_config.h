@@ -17,6 +17,9 @@ struct NetworkConfig {
   int filters = 64;        // channels of the trunk
   int policy_dim = 32;     // width of the policy head's query and key vectors
   int value_hidden = 128;  // width of the value head's hidden layer
+  // A moves-left head (lc0): the plies left to the game's end, from the value head's hidden
+  // layer. Checkpoints written before it existed have none (and load as such).
+  bool moves_left = true;
   bool operator==(const NetworkConfig&) const = default;
 };
 
@@ -56,7 +59,8 @@ std::shared_ptr<NetworkImpl> make_network(const NetworkConfig& config, const Net
 // "6x64 (policy 32, value 128)", for names and messages.
 inline std::string describe(const NetworkConfig& c) {
   return std::to_string(c.blocks) + "x" + std::to_string(c.filters) + " (policy " +
-         std::to_string(c.policy_dim) + ", value " + std::to_string(c.value_hidden) + ")";
+         std::to_string(c.policy_dim) + ", value " + std::to_string(c.value_hidden) +
+         (c.moves_left ? ", moves left)" : ")");
 }
 
 }  // namespace fairyzero

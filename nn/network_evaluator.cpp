@@ -58,6 +58,7 @@ class NetworkStaging : public StagedEvaluator::Staging {
   torch::Tensor& indices(int64_t size) { return grown(indices_, size, torch::kLong); }
   torch::Tensor& logits(int64_t size) { return grown(logits_, size, torch::kFloat); }
   torch::Tensor& wdl(int64_t size) { return grown(wdl_, size, torch::kFloat); }
+  torch::Tensor& moves_left(int64_t size) { return grown(moves_left_, size, torch::kFloat); }
   const std::optional<c10::Stream>& stream() const { return stream_; }
 
  private:
@@ -70,7 +71,7 @@ class NetworkStaging : public StagedEvaluator::Staging {
   }
 
   bool pinned_;
-  torch::Tensor input_, indices_, logits_, wdl_;
+  torch::Tensor input_, indices_, logits_, wdl_, moves_left_;
   std::optional<c10::Stream> stream_;
 };
 
@@ -179,13 +180,15 @@ void NetworkEvaluator::Impl::run(std::span<const EvalRequest> batch, NetworkStag
   const int64_t wdl_width = 3 * encoder.value_heads();
   torch::Tensor logits = staging.logits(n * widest).narrow(0, 0, n * widest).view({n, widest});
   torch::Tensor wdl = staging.wdl(n * wdl_width).narrow(0, 0, n * wdl_width).view({n, wdl_width});
+  const bool has_moves_left = network->config().moves_left;
+  torch::Tensor plies_left = staging.moves_left(n).narrow(0, 0, n);
 
   {
     std::unique_lock<std::mutex> cpu_turn(cpu_forward_mutex, std::defer_lock);
     if (!device.is_cuda()) cpu_turn.lock();
     std::optional<c10::StreamGuard> on_stream;
     if (staging.stream()) on_stream.emplace(*staging.stream());
-    torch::Tensor device_logits, device_wdl;
+    torch::Tensor device_logits, device_wdl, device_plies_left;
     {
       c10::InferenceMode inference;
       const bool async = device.is_cuda();
@@ -198,10 +201,13 @@ void NetworkEvaluator::Impl::run(std::span<const EvalRequest> batch, NetworkStag
       device_logits =
           policy_logits_at(result, indices.to(device, /*non_blocking=*/async)).to(torch::kFloat);
       device_wdl = torch::softmax(result.value.to(torch::kFloat), -1).reshape({n, wdl_width});
+      if (has_moves_left)
+        device_plies_left = result.moves_left.to(torch::kFloat).clamp_min(0) * kMovesLeftScale;
     }
     // Back into this thread's pinned buffers, then wait for this stream only.
     logits.copy_(device_logits, /*non_blocking=*/device.is_cuda());
     wdl.copy_(device_wdl, /*non_blocking=*/device.is_cuda());
+    if (has_moves_left) plies_left.copy_(device_plies_left, /*non_blocking=*/device.is_cuda());
     if (staging.stream()) staging.stream()->synchronize();
   }
 
@@ -214,6 +220,7 @@ void NetworkEvaluator::Impl::run(std::span<const EvalRequest> batch, NetworkStag
     const float* w = wdl_data + i * wdl_width;
     e.value = encoder.seat_values(*batch[i].position, w);
     e.wdl = {w[0], w[1], w[2]};
+    e.moves_left = has_moves_left ? plies_left.data_ptr<float>()[i] : -1.0f;
   }
 }
 

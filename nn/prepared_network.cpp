@@ -80,6 +80,10 @@ PreparedNetwork::PreparedNetwork(NetworkImpl& network, const PreparedNetworkOpti
   value_conv_ = folded("value_conv", "value_bn", 0);
   value_fc1_ = linear("value_fc1");
   value_fc2_ = linear("value_fc2");
+  if (config_.moves_left) {
+    moves_left_hidden_ = linear("moves_left_hidden");
+    moves_left_ = linear("moves_left");
+  }
 }
 
 torch::Tensor PreparedNetwork::apply(const Conv& conv, const torch::Tensor& x) const {
@@ -110,9 +114,14 @@ NetworkOutput PreparedNetwork::forward(const torch::Tensor& planes) const {
                       : torch::zeros({batch, 0, cells}, embed.options());
   out.drop = torch::linear(embed, drop_.weight, drop_.bias).transpose(1, 2);
   torch::Tensor v = torch::relu(apply(value_conv_, x)).flatten(1);
-  v = torch::linear(torch::relu(torch::linear(v, value_fc1_.weight, value_fc1_.bias)),
-                    value_fc2_.weight, value_fc2_.bias);
-  out.value = v.view({batch, shape_.value_heads, 3});
+  const torch::Tensor hidden = torch::relu(torch::linear(v, value_fc1_.weight, value_fc1_.bias));
+  out.value = torch::linear(hidden, value_fc2_.weight, value_fc2_.bias)
+                  .view({batch, shape_.value_heads, 3});
+  if (config_.moves_left) {
+    const torch::Tensor m =
+        torch::relu(torch::linear(v, moves_left_hidden_.weight, moves_left_hidden_.bias));
+    out.moves_left = torch::linear(m, moves_left_.weight, moves_left_.bias).view({batch});
+  }
   return out;
 }
 

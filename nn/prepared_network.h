@@ -55,7 +55,7 @@ class PreparedNetwork {
   Conv input_;
   std::vector<Conv> blocks_;  // two per residual block
   Conv policy_embed_, value_conv_;
-  Linear query_, key_, promotion_, drop_, value_fc1_, value_fc2_;
+  Linear query_, key_, promotion_, drop_, value_fc1_, value_fc2_, moves_left_hidden_, moves_left_;
   bool has_promotion_ = false;
 };
 

@@ -32,19 +32,27 @@ def main():
     if not training and not selfplay:
         sys.exit(f"{run}: no training.csv or selfplay.csv yet")
     validation = read(os.path.join(run, "validation.csv"))
-    rows = 3 if validation else 2
-    fig, axes = plt.subplots(rows, 2, figsize=(11, 3.5 * rows))
+    # One row of two panels per file the run has (an external trainer's run has no selfplay.csv:
+    # its workers play).
+    present = [(name, rows) for name, rows in
+               (("training", training), ("selfplay", selfplay), ("validation", validation)) if rows]
+    fig, axes = plt.subplots(len(present), 2, figsize=(11, 3.5 * len(present)), squeeze=False)
+    row = {name: axes[i] for i, (name, _) in enumerate(present)}
     fig.suptitle(f"FairyZero run {os.path.basename(os.path.abspath(run))}")
     if training:
         steps = column(training, "step")
-        ax = axes[0][0]
+        ax = row["training"][0]
         ax.plot(steps, column(training, "policy_loss"), label="policy loss")
         ax.plot(steps, column(training, "policy_entropy"), label="policy entropy", linestyle="--")
         ax.set_xlabel("training step")
         ax.legend()
         ax.set_title("policy")
-        ax = axes[0][1]
+        ax = row["training"][1]
         ax.plot(steps, column(training, "value_loss"), label="value loss", color="tab:red")
+        moves_left = [float(r["moves_left_loss"]) for r in training if r.get("moves_left_loss")]
+        if len(moves_left) == len(steps) and any(moves_left):
+            ax.plot(steps, moves_left, label="moves-left loss", color="tab:purple", linestyle=":")
+            ax.legend(loc="upper right")
         ax2 = ax.twinx()
         ax2.plot(steps, column(training, "value_accuracy"), label="value accuracy", color="tab:green")
         ax2.set_ylim(0, 1)
@@ -52,11 +60,11 @@ def main():
         ax.set_title("value loss (red) and accuracy (green)")
     if selfplay:
         gens = column(selfplay, "generation")
-        ax = axes[1][0]
+        ax = row["selfplay"][0]
         ax.plot(gens, column(selfplay, "mean_plies"), marker="o", label="mean game length (plies)")
         ax.set_xlabel("generation")
         ax.set_title("self-play game length")
-        ax = axes[1][1]
+        ax = row["selfplay"][1]
         ax.plot(gens, column(selfplay, "draw_rate"), marker="o", label="draw rate")
         seats = [k for k in selfplay[0].keys() if k.startswith("score_")]
         for k in seats:
@@ -70,14 +78,14 @@ def main():
         first = validation[0].get("seat")
         validation = [r for r in validation if r.get("seat") == first]
         gens = [g + 1 for g in column(validation, "generation")]  # the network after training
-        ax = axes[2][0]
+        ax = row["validation"][0]
         ax.plot(gens, column(validation, "policy_loss"), marker="o", label="held-out games")
         ax.plot(gens, column(validation, "training_policy_loss"), marker=".", linestyle="--",
                 label="training batches (mean)")
         ax.set_xlabel("network (generation)")
         ax.legend()
         ax.set_title("policy loss: held out vs trained on")
-        ax = axes[2][1]
+        ax = row["validation"][1]
         ax.plot(gens, column(validation, "value_loss"), marker="o", color="tab:red",
                 label="held-out value loss")
         ax.plot(gens, column(validation, "training_value_loss"), marker=".", linestyle="--",

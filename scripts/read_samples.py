@@ -13,7 +13,7 @@ import sys
 import h5py
 import numpy as np
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSIONS = (1, 2)  # docs/FORMAT.md: 2 added the rules fields (which this script skips)
 
 
 def unpack_planes(f, i):
@@ -47,6 +47,8 @@ def print_summary(f):
     print(f"samples: {n}, policy entries: {offsets[-1]}")
     print(stats("moves per sample", moves))
     print(stats("ply", f["ply"][:]))
+    if "plies_left" in f:
+        print(stats("plies left", f["plies_left"][:]))
     if n == 0:
         return
     seats = int(f.attrs["seats"])
@@ -69,7 +71,8 @@ def print_sample(f, i, files):
     if not 0 <= i < n:
         sys.exit(f"sample {i} out of range: the file has {n}")
     start, end = f["policy_offsets"][i:i + 2]
-    print(f"\nsample {i}: ply {f['ply'][i]}, seat to move {f['seat'][i]}")
+    left = f", plies left {f['plies_left'][i]}" if "plies_left" in f else ""
+    print(f"\nsample {i}: ply {f['ply'][i]}, seat to move {f['seat'][i]}{left}")
     print(f"  outcome {f['outcome'][i]}, root value {f['root_value'][i]}")
     print(f"  value target (W, D, L per head) {f['value_target'][i].reshape(-1, 3).tolist()}")
     order = np.argsort(-f["policy_weights"][start:end])
@@ -102,9 +105,9 @@ def main():
     args = parser.parse_args()
     with h5py.File(args.file, "r") as f:
         version = int(f.attrs.get("schema_version", -1))
-        if version != SCHEMA_VERSION:
+        if version not in SCHEMA_VERSIONS:
             sys.exit(f"{args.file}: schema version {version}, this script reads "
-                     f"{SCHEMA_VERSION}")
+                     f"{', '.join(map(str, SCHEMA_VERSIONS))}")
         if args.files and int(f.attrs["cells"]) % args.files:
             sys.exit(f"--files {args.files} does not divide cells = {f.attrs['cells']}")
         print_summary(f)

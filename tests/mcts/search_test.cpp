@@ -61,7 +61,8 @@ TEST(Search, VisitsFollowThePriorWhenValuesAreEqual) {
   EXPECT_LE(hi - lo, 2) << "20 moves, 2000 visits: about 100 each";
 }
 
-// Backup on a hand-made tree: expand the root, then one child, with chosen values.
+// Backup on a hand-made tree: expand the root, then one child, with chosen values (and plies
+// left).
 TEST(SearchTree, BackupAddsEachSeatsValueAlongThePath) {
   Position root(find_variant("chess"));
   SearchParams params;
@@ -74,6 +75,7 @@ TEST(SearchTree, BackupAddsEachSeatsValueAlongThePath) {
   Evaluation e;
   e.policy_logits.assign(leaf.legal.size(), 0.0f);
   e.value = {0.6f, 0.4f};
+  e.moves_left = 10;
   tree.complete(leaf, &e);
   EXPECT_EQ(tree.root().visits, 1);
   EXPECT_EQ(tree.root().child_count, 20);
@@ -85,6 +87,7 @@ TEST(SearchTree, BackupAddsEachSeatsValueAlongThePath) {
   leaf.position.legal_moves(leaf.legal);
   e.policy_logits.assign(leaf.legal.size(), 0.0f);
   e.value = {0.2f, 0.8f};
+  e.moves_left = 20;
   tree.complete(leaf, &e);
   EXPECT_EQ(tree.root().in_flight, 0);
   EXPECT_EQ(tree.root().visits, 2);
@@ -95,6 +98,9 @@ TEST(SearchTree, BackupAddsEachSeatsValueAlongThePath) {
   EXPECT_FLOAT_EQ(tree.value_of(child, 0), 0.2f);
   EXPECT_FLOAT_EQ(tree.value_of(child, 1), 0.8f);
   EXPECT_EQ(child.seat, 1) << "Black moves in the child";
+  // Plies left back up with the distance to the leaf: the root had 10, then 20 + 1.
+  EXPECT_FLOAT_EQ(tree.moves_left_of(child), 20.0f);
+  EXPECT_FLOAT_EQ(tree.moves_left_of(tree.root()), (10.0f + 21.0f) / 2);
 }
 
 // The same on a four-seat tree, individual and team values: each seat's sum is its own.

@@ -55,6 +55,7 @@ TEST_P(NetworkEvaluatorTest, FiniteLogitsPerLegalMoveAndSeatValuesSummingToOne) 
     }
     EXPECT_NEAR(out[i].wdl[0] + out[i].wdl[1] + out[i].wdl[2], 1.0f, 1e-5);
     EXPECT_NEAR(out[i].wdl[0] + out[i].wdl[1] / 2, out[i].value[mover], 1e-5);
+    EXPECT_GE(out[i].moves_left, 0) << "the head's plies left, never negative";
   }
   // One position alone gets what it got inside the batch.
   std::vector<Evaluation> single(1);
@@ -62,6 +63,20 @@ TEST_P(NetworkEvaluatorTest, FiniteLogitsPerLegalMoveAndSeatValuesSummingToOne) 
   for (size_t m = 0; m < single[0].policy_logits.size(); ++m)
     EXPECT_NEAR(single[0].policy_logits[m], out[3].policy_logits[m], 1e-4);
   EXPECT_NEAR(single[0].value[0], out[3].value[0], 1e-5);
+  EXPECT_NEAR(single[0].moves_left, out[3].moves_left, 1e-3);
+}
+
+// A network without the head (a checkpoint from before it) predicts no plies left: the search
+// then does without the moves-left utility.
+TEST(NetworkEvaluator, WithoutAMovesLeftHeadPredictsNone) {
+  VariantPtr v = variant("chess");
+  NetworkConfig config = kTiny;
+  config.moves_left = false;
+  NetworkEvaluator evaluator(v, make_network(config, Encoder(v).network_shape()));
+  Batch batch(v, 1, 5);
+  std::vector<Evaluation> out(batch.requests.size());
+  evaluator.evaluate(batch.requests, out);
+  for (const Evaluation& e : out) EXPECT_LT(e.moves_left, 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Variants, NetworkEvaluatorTest,

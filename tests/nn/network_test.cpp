@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/rules_fingerprint.h"
 #include "nn/checkpoint.h"
 #include "nn/encoder.h"
 #include "tests/support/test_positions.h"
@@ -56,6 +57,33 @@ void expect_throws_with(const std::function<void()>& f, const std::vector<std::s
   }
 }
 
+// The metadata entries save_checkpoint writes, by hand, so a test can write what another
+// build would have (here: another encoder version, no moves-left entry).
+void write_metadata(torch::serialize::OutputArchive& archive, const Encoder& enc,
+                    int64_t encoder_version) {
+  const NetworkShape s = enc.network_shape();
+  archive.write("fairyzero_format", c10::IValue(std::string("fairyzero-checkpoint-1")));
+  archive.write("fairyzero_variant", c10::IValue(enc.variant().name));
+  const RulesFields rules = rules_fields(enc.variant());
+  archive.write("fairyzero_rules_fingerprint", c10::IValue(rules_fingerprint(rules)));
+  archive.write("fairyzero_rules", c10::IValue(rules_fields_text(rules)));
+  const std::vector<std::pair<std::string, int64_t>> ints = {
+      {"encoder_version", encoder_version},
+      {"blocks", kTiny.blocks},
+      {"filters", kTiny.filters},
+      {"policy_dim", kTiny.policy_dim},
+      {"value_hidden", kTiny.value_hidden},
+      {"planes", s.planes},
+      {"ranks", s.ranks},
+      {"files", s.files},
+      {"promotion_choices", s.promotion_choices},
+      {"piece_types", s.piece_types},
+      {"value_heads", s.value_heads},
+      {"policy_size", enc.policy_size()},
+      {"step", 0}};
+  for (const auto& [key, value] : ints) archive.write("fairyzero_" + key, c10::IValue(value));
+}
+
 class NetworkShapes : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(NetworkShapes, ForwardGivesTheDocumentedShapes) {
@@ -73,6 +101,13 @@ TEST_P(NetworkShapes, ForwardGivesTheDocumentedShapes) {
   EXPECT_EQ(out.drop.sizes().vec(), (std::vector<int64_t>{b, enc.piece_type_count(), cells}));
   EXPECT_EQ(out.value.sizes().vec(), (std::vector<int64_t>{b, enc.value_heads(), 3}));
   EXPECT_TRUE(torch::isfinite(out.pair).all().item<bool>());
+  ASSERT_TRUE(out.moves_left.defined());
+  EXPECT_EQ(out.moves_left.sizes().vec(), (std::vector<int64_t>{b}));
+  EXPECT_TRUE(torch::isfinite(out.moves_left).all().item<bool>());
+  NetworkConfig without = kTiny;
+  without.moves_left = false;
+  Network plain(without, enc.network_shape());
+  EXPECT_FALSE(plain->forward(encode(enc, positions)).moves_left.defined());
 }
 
 INSTANTIATE_TEST_SUITE_P(Variants, NetworkShapes,
@@ -151,6 +186,8 @@ TEST_F(Checkpoints, SaveThenLoadGivesIdenticalOutputs) {
   EXPECT_TRUE(torch::equal(a.value, b.value));
   EXPECT_TRUE(torch::equal(a.value, c.value));
   EXPECT_TRUE(torch::equal(a.pair, c.pair));
+  EXPECT_TRUE(torch::equal(a.moves_left, b.moves_left));
+  EXPECT_TRUE(torch::equal(a.moves_left, c.moves_left));
 }
 
 // The weights checksum: the same for a network and its file whatever the step, different once a
@@ -224,32 +261,37 @@ TEST_F(Checkpoints, MissingTruncatedAndForeignFilesAreRefused) {
 }
 
 TEST_F(Checkpoints, AnotherEncoderVersionIsRefused) {
-  // The same metadata as save_checkpoint writes, with an older encoder version.
   Network net = trained_network();
   torch::serialize::OutputArchive archive;
   net->save(archive);
-  const NetworkShape s = enc.network_shape();
-  archive.write("fairyzero_format", c10::IValue(std::string("fairyzero-checkpoint-1")));
-  archive.write("fairyzero_variant", c10::IValue(std::string("chess")));
-  const std::vector<std::pair<std::string, int64_t>> ints = {
-      {"encoder_version", Encoder::kVersion - 1},
-      {"blocks", kTiny.blocks},
-      {"filters", kTiny.filters},
-      {"policy_dim", kTiny.policy_dim},
-      {"value_hidden", kTiny.value_hidden},
-      {"planes", s.planes},
-      {"ranks", s.ranks},
-      {"files", s.files},
-      {"promotion_choices", s.promotion_choices},
-      {"piece_types", s.piece_types},
-      {"value_heads", s.value_heads},
-      {"policy_size", enc.policy_size()},
-      {"step", 0}};
-  for (const auto& [key, value] : ints) archive.write("fairyzero_" + key, c10::IValue(value));
+  write_metadata(archive, enc, Encoder::kVersion - 1);
   const std::string path = dir.file("old.pt");
   archive.save_to(path);
   expect_throws_with([&] { load_checkpoint(path, chess); },
                      {path, "encoder version " + std::to_string(Encoder::kVersion - 1)});
+}
+
+// A checkpoint from before the moves-left head (no moves_left entry, no head weights) loads as a
+// network without the head; a network with one (a run's, whose config asks for it) refuses it
+// with what to change.
+TEST_F(Checkpoints, ACheckpointFromBeforeTheMovesLeftHeadLoadsWithoutIt) {
+  NetworkConfig old_config = kTiny;
+  old_config.moves_left = false;
+  Network old(old_config, enc.network_shape());
+  torch::serialize::OutputArchive archive;
+  old->save(archive);
+  write_metadata(archive, enc, Encoder::kVersion);
+  const std::string path = dir.file("old.pt");
+  archive.save_to(path);
+
+  EXPECT_FALSE(read_checkpoint_info(path).config.moves_left);
+  Network loaded(load_checkpoint(path, chess));
+  loaded->eval();
+  torch::NoGradGuard no_grad;
+  EXPECT_FALSE(loaded->forward(encode(enc, random_positions(chess, 1, 4))).moves_left.defined());
+  Network with_head(kTiny, enc.network_shape());
+  expect_throws_with([&] { load_checkpoint_into(path, chess, *with_head); },
+                     {path, "no moves-left head", "moves_left = false"});
 }
 
 }  // namespace

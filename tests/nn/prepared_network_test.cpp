@@ -69,6 +69,8 @@ double largest_difference(const NetworkOutput& a, const NetworkOutput& b) {
   compare(a.promotion, b.promotion);
   compare(a.drop, b.drop);
   compare(a.value, b.value);
+  EXPECT_EQ(a.moves_left.defined(), b.moves_left.defined());
+  if (a.moves_left.defined() && b.moves_left.defined()) compare(a.moves_left, b.moves_left);
   return worst;
 }
 

@@ -32,6 +32,9 @@ struct Sample {
   std::array<float, kMaxSeats> root_value{};
   int32_t ply = 0;   // plies played in the game before this position
   int32_t seat = 0;  // seat to move
+  // Plies from this position to the game's end (the moves-left target); -1 where unknown
+  // (files written before the plies_left dataset).
+  int32_t plies_left = -1;
 };
 
 // Converts encoded planes (planes x cells floats) to the packed form and back. pack_planes
@@ -47,6 +50,7 @@ struct TrainingBatch {
   std::vector<float> policy_weight;   // size x max_moves, padded with 0
   int max_moves = 0;
   std::vector<float> value_target;  // size x value_heads x 3
+  std::vector<float> plies_left;    // size: the moves-left target, negative where unknown
 };
 
 }  // namespace fairyzero

@@ -107,6 +107,7 @@ struct Columns {
   std::vector<float> root_value;
   std::vector<int32_t> ply;
   std::vector<int32_t> seat;
+  std::vector<int32_t> plies_left;  // optional: empty for files written before it
 };
 
 // The datasets of schema version 1 in file order, each with its length (N samples, N + 1, or
@@ -131,6 +132,12 @@ void for_each_dataset(const SampleFileInfo& info, C& c, F&& f) {
   f("root_value", Rows::kSamples, seats, c.root_value);
   f("ply", Rows::kSamples, 0, c.ply);
   f("seat", Rows::kSamples, 0, c.seat);
+}
+
+// Datasets added after their version's first files: written always, read where present.
+template <class C, class F>
+void for_each_optional_dataset(C& c, F&& f) {
+  f("plies_left", Rows::kSamples, 0, c.plies_left);
 }
 
 // HDF5 types of the element types above: native in memory, little-endian on disk.
@@ -190,6 +197,7 @@ Columns to_columns(const SampleFileInfo& info, const std::vector<Sample>& sample
                         s.root_value.begin() + info.seats);
     c.ply.push_back(s.ply);
     c.seat.push_back(s.seat);
+    c.plies_left.push_back(s.plies_left);
   }
   return c;
 }
@@ -275,9 +283,11 @@ void write_hdf5(const std::string& temp, const SampleFileInfo& info, const Colum
   write_string_attribute(f, "created", iso_time_now());
 
   const int64_t m = static_cast<int64_t>(c.policy_indices.size());
-  for_each_dataset(info, c, [&](const char* name, Rows rows, hsize_t cols, const auto& data) {
+  const auto write = [&](const char* name, Rows rows, hsize_t cols, const auto& data) {
     write_dataset(f, name, row_count(rows, n, m), cols, data);
-  });
+  };
+  for_each_dataset(info, c, write);
+  for_each_optional_dataset(c, write);
   check(H5Fflush(f, H5F_SCOPE_GLOBAL), "cannot flush '" + temp + "'");
   file.close(("cannot close '" + temp + "'").c_str());
 }
@@ -397,19 +407,24 @@ SampleFileInfo read_file(const std::string& path, Columns* c) {
   const int64_t n = info.samples;
   int64_t m = -1;  // the policy entries: policy_indices's length, which policy_weights must match
   Columns ignored;
-  for_each_dataset(
-      info, c ? *c : ignored, [&](const char* name, Rows kind, hsize_t cols, auto& data) {
-        using T = typename std::decay_t<decltype(data)>::value_type;
-        int64_t rows = row_count(kind, n, m);
-        Handle dset = open_dataset(
-            file.get(), name, std::is_floating_point_v<T> ? H5T_FLOAT : H5T_INTEGER, rows, cols);
-        if (kind == Rows::kEntries) m = rows;
-        if (!c) return;
-        data.resize(static_cast<size_t>(rows) * (cols ? cols : 1));
-        if (!data.empty())
-          check(H5Dread(dset.get(), memory_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()),
-                std::string("cannot read dataset '") + name + "'");
-      });
+  const auto read = [&](const char* name, Rows kind, hsize_t cols, auto& data) {
+    using T = typename std::decay_t<decltype(data)>::value_type;
+    int64_t rows = row_count(kind, n, m);
+    Handle dset = open_dataset(file.get(), name,
+                               std::is_floating_point_v<T> ? H5T_FLOAT : H5T_INTEGER, rows, cols);
+    if (kind == Rows::kEntries) m = rows;
+    if (!c) return;
+    data.resize(static_cast<size_t>(rows) * (cols ? cols : 1));
+    if (!data.empty())
+      check(H5Dread(dset.get(), memory_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()),
+            std::string("cannot read dataset '") + name + "'");
+  };
+  for_each_dataset(info, c ? *c : ignored, read);
+  for_each_optional_dataset(c ? *c : ignored,
+                            [&](const char* name, Rows kind, hsize_t cols, auto& data) {
+                              if (H5Lexists(file.get(), name, H5P_DEFAULT) > 0)
+                                read(name, kind, cols, data);
+                            });
   if (!c) return info;
 
   const std::vector<int64_t>& offsets = c->policy_offsets;
@@ -449,6 +464,7 @@ std::vector<Sample> to_samples(const SampleFileInfo& info, const Columns& c) {
     std::copy_n(c.root_value.begin() + i * seats, seats, s.root_value.begin());
     s.ply = c.ply[i];
     s.seat = c.seat[i];
+    s.plies_left = c.plies_left.empty() ? -1 : c.plies_left[i];
   }
   return samples;
 }
@@ -731,6 +747,7 @@ TrainingBatch SampleWindow::make_batch(const std::vector<const Sample*>& drawn) 
   batch.policy_index.assign(batch_size * max_moves, 0);
   batch.policy_weight.assign(batch_size * max_moves, 0.0f);
   batch.value_target.resize(batch_size * heads);
+  batch.plies_left.resize(batch_size);
   for (size_t b = 0; b < drawn.size(); ++b) {
     const Sample& s = *drawn[b];
     unpack_planes(s, expected_.planes, expected_.cells, batch.planes.data() + b * plane_floats);
@@ -739,6 +756,7 @@ TrainingBatch SampleWindow::make_batch(const std::vector<const Sample*>& drawn) 
     std::copy(s.policy_weights.begin(), s.policy_weights.end(),
               batch.policy_weight.begin() + b * max_moves);
     std::copy(s.value_target.begin(), s.value_target.end(), batch.value_target.begin() + b * heads);
+    batch.plies_left[b] = static_cast<float>(s.plies_left);
   }
   return batch;
 }

@@ -37,7 +37,9 @@ class SampleFileError : public UserError {
   using UserError::UserError;
 };
 
-// Version 2 added the rules fingerprint and fields.
+// Version 2 added the rules fingerprint and fields. The plies_left dataset came later, as an
+// addition old readers ignore (docs/FORMAT.md, Versioning): files without it read with no
+// moves-left target.
 inline constexpr int kSampleSchemaVersion = 2;
 
 // Writes `samples` to `path` atomically. `info.samples` is ignored (taken from the vector).

@@ -123,9 +123,8 @@ PlayedGames GenerationPlayer::play(const std::vector<std::shared_ptr<Evaluator>>
     const double eta = s.games > 0 ? s.seconds * (quota - s.games) / s.games : 0;
     std::ostringstream line;
     line << std::fixed << std::setprecision(0) << "  " << label << " self-play: " << s.games << "/"
-         << quota << " games, " << s.moves << " positions (" << s.moves_per_second() << "/s, "
-         << (s.seconds > 0 ? s.evaluated / s.seconds : 0) << " evaluations/s), " << s.samples
-         << " samples, ETA " << format_seconds(eta);
+         << quota << " games, " << s.moves << " positions (" << s.moves_per_second() << "/s), "
+         << s.samples << " samples, ETA " << format_seconds(eta);
     progress(line.str());
   });
   server.shutdown();

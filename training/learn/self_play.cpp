@@ -2,6 +2,7 @@
 // when the game ends, and the statistics of a generation.
 #include "training/learn/self_play.h"
 
+#include <algorithm>
 #include <chrono>
 #include <mutex>
 
@@ -40,6 +41,8 @@ class SampleCollector : public GameObserver {
     pending.push_back(std::move(sample));
   }
 
+  void played(const Position& position) override { last_ply_ = position.plies_played(); }
+
   // Gives every sample its value target and outcome.
   // With root_value_weight w, the target is (1 - w) x the game's result + w x the search's
   // root value, each as W/D/L the same way.
@@ -56,6 +59,7 @@ class SampleCollector : public GameObserver {
           target[k] = (1 - root_value_weight_) * target[k] + root_value_weight_ * searched[k];
       }
       s.value_target = target;
+      s.plies_left = std::max(0, last_ply_ - s.ply);  // to the end, resignations included
       for (int seat = 0; seat < variant.seat_count(); ++seat)
         s.outcome[seat] = static_cast<float>(outcome.scored(variant.scoring)[seat]);
     }
@@ -68,6 +72,7 @@ class SampleCollector : public GameObserver {
   SearchParams params_;
   float root_value_weight_;
   std::vector<float> planes_;
+  int last_ply_ = 0;  // plies_played() after the last move
 };
 
 GameRunnerConfig runner_config(const SelfPlayConfig& c) {

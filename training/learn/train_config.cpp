@@ -53,6 +53,8 @@ std::vector<Setting> settings(TrainConfig& c) {
       {"network", "filters", &c.network.filters, 1, 1024, "trunk channels"},
       {"network", "policy_dim", &c.network.policy_dim, 1, 1024, "policy head query/key width"},
       {"network", "value_hidden", &c.network.value_hidden, 1, 4096, "value head hidden width"},
+      {"network", "moves_left", &c.network.moves_left, 0, 0,
+       "a moves-left head (plies to the end; false in runs from before it existed)"},
       {"selfplay", "games", &s.games, 1, 1e7, "games per generation"},
       {"selfplay", "workers", &s.workers, 1, 256, "worker threads, each playing a group of games",
        kMidRun},
@@ -113,6 +115,8 @@ std::vector<Setting> settings(TrainConfig& c) {
        "step schedule: optimizer steps at which the rate is multiplied by 0.1"},
       {"training", "final_fraction", &t.final_fraction, 0, 1, "cosine: final rate / peak"},
       {"training", "value_loss_weight", &t.value_loss_weight, 0, 100, "weight of the value loss"},
+      {"training", "moves_left_loss_weight", &t.moves_left_loss_weight, 0, 100,
+       "weight of the moves-left head's loss"},
       {"training", "metrics_every", &t.metrics_every, 1, 1e6, "steps per metrics row", kMidRun},
       {"training", "mixed_precision", &t.mixed_precision, 0, 0, "autocast + loss scaling on CUDA"},
   };

@@ -211,6 +211,8 @@ int TrainingRun::load_newest_good(const std::vector<std::unique_ptr<Trainer>>& t
       const std::string checkpoint = checkpoint_path(generation, names[a]);
       try {
         trainers[a]->load(checkpoint, "", names[a]);
+      } catch (const CheckpointMismatchError&) {
+        throw;  // a sound file for another config: the run cannot go on as set, nothing moved
       } catch (const CheckpointError& e) {
         // Kept beside the others for inspection, never read again.
         fs::rename(checkpoint, checkpoint + ".damaged");
@@ -264,7 +266,9 @@ void TrainingRun::self_play_generation(int generation,
   std::ostringstream done;
   done << std::fixed << std::setprecision(1) << "  " << name << " self-play done: " << stats.games
        << " games in " << format_seconds(stats.seconds) << ", " << stats.moves_per_second()
-       << " positions/s, " << stats.samples << " samples, mean length " << stats.mean_plies()
+       << " positions/s, " << std::setprecision(0)
+       << (stats.seconds > 0 ? stats.evaluated / stats.seconds : 0) << " evaluations/s, "
+       << std::setprecision(1) << stats.samples << " samples, mean length " << stats.mean_plies()
        << " plies, draws " << 100 * draw_rate(played) << "%";
   log(done.str());
 }
@@ -337,11 +341,12 @@ std::string TrainingRun::validate_generation(int generation,
         << v.calibration_error << "," << v.predicted_score << "," << v.observed_score << ","
         << train_policy << "," << train_value;
     if (per_seat) row << "," << names[a];
+    row << "," << v.moves_left_loss;  // last, as in training.csv
     append_csv(path("validation.csv"),
                std::string("generation,samples,policy_loss,value_loss,calibration_error,"
                            "predicted_score,observed_score,training_policy_loss,"
                            "training_value_loss") +
-                   (per_seat ? ",seat" : ""),
+                   (per_seat ? ",seat" : "") + ",moves_left_loss",
                row.str());
     if (a == 0)
       summary << std::fixed << std::setprecision(3) << "; held out " << v.samples
@@ -540,10 +545,12 @@ void TrainingRun::run(const std::function<void(const std::string&)>& raw_log,
             << m.value_loss << "," << m.total_loss << "," << m.policy_entropy << ","
             << m.value_accuracy << "," << m.samples_per_second;
         if (per_seat) row << "," << names[a];
+        // Last, so that a run resumed from before the column existed keeps its columns.
+        row << "," << m.moves_left_loss;
         append_csv(path("training.csv"),
                    std::string("generation,step,learning_rate,policy_loss,value_loss,total_loss,"
                                "policy_entropy,value_accuracy,samples_per_second") +
-                       (per_seat ? ",seat" : ""),
+                       (per_seat ? ",seat" : "") + ",moves_left_loss",
                    row.str());
       }
       rows.insert(rows.end(), agent_rows.begin(), agent_rows.end());

@@ -146,6 +146,7 @@ struct LossScaler {
 // The batch as tensors on `device`, after checking its sizes and policy indices.
 struct BatchTensors {
   torch::Tensor planes, index, weight, value_target;
+  torch::Tensor plies_left;  // [n], negative where a sample has no moves-left target
 };
 
 BatchTensors to_tensors(const TrainingBatch& b, const Encoder& encoder, torch::Device device) {
@@ -163,6 +164,8 @@ BatchTensors to_tensors(const TrainingBatch& b, const Encoder& encoder, torch::D
     fail("policy_index and policy_weight must hold size x max_moves entries");
   if (b.value_target.size() != static_cast<size_t>(n * heads * 3))
     fail("value_target must hold size x " + std::to_string(heads) + " x 3 floats");
+  if (!b.plies_left.empty() && b.plies_left.size() != static_cast<size_t>(n))
+    fail("plies_left must be empty or hold one float per sample");
   // policy_logits_at gathers at these indices: out of range would be a torch error on the CPU
   // and a device-side assert on CUDA.
   for (int64_t index : b.policy_index)
@@ -179,12 +182,14 @@ BatchTensors to_tensors(const TrainingBatch& b, const Encoder& encoder, torch::D
   return {
       wrap(b.planes, {n, encoder.plane_count(), encoder.ranks(), encoder.files()}, torch::kFloat),
       wrap(b.policy_index, {n, k}, torch::kLong), wrap(b.policy_weight, {n, k}, torch::kFloat),
-      wrap(b.value_target, {n, heads, 3}, torch::kFloat)};
+      wrap(b.value_target, {n, heads, 3}, torch::kFloat),
+      b.plies_left.empty() ? torch::full({n}, -1.0f, torch::TensorOptions().device(device))
+                           : wrap(b.plies_left, {n}, torch::kFloat)};
 }
 
 // Means over the batch, as float scalars; policy and value carry gradients.
 struct Losses {
-  torch::Tensor policy, value, entropy, accuracy;
+  torch::Tensor policy, value, moves_left, entropy, accuracy;
 };
 
 Losses compute_losses(const NetworkOutput& out, const BatchTensors& batch) {
@@ -202,6 +207,17 @@ Losses compute_losses(const NetworkOutput& out, const BatchTensors& batch) {
   torch::Tensor value_logits = out.value.to(torch::kFloat);
   torch::Tensor log_q = torch::log_softmax(value_logits, 2);
   losses.value = -(batch.value_target * log_q).sum(2).mean();
+
+  // Moves left: Huber on plies / kMovesLeftScale, over the samples that have a target.
+  if (out.moves_left.defined()) {
+    torch::Tensor known = batch.plies_left.ge(0).to(torch::kFloat);
+    torch::Tensor target = batch.plies_left.clamp_min(0) / kMovesLeftScale;
+    torch::Tensor huber =
+        torch::smooth_l1_loss(out.moves_left.to(torch::kFloat), target, at::Reduction::None);
+    losses.moves_left = (huber * known).sum() / known.sum().clamp_min(1);
+  } else {
+    losses.moves_left = torch::zeros(std::vector<int64_t>{}, value_logits.options());
+  }
 
   torch::NoGradGuard no_grad;
   torch::Tensor p = log_p.exp().masked_fill(real.logical_not(), 0);
@@ -304,7 +320,8 @@ struct Trainer::Impl {
     return out;
   }
 
-  // One optimizer step; returns (policy, value, entropy, accuracy), detached, on the device.
+  // One optimizer step; returns (policy, value, entropy, accuracy, moves left), detached, on
+  // the device.
   torch::Tensor train_step(const TrainingBatch& batch, double learning_rate) {
     const BatchTensors tensors = to_tensors(batch, encoder, device);
     for (auto& group : optimizer->param_groups()) group.options().set_lr(learning_rate);
@@ -314,7 +331,8 @@ struct Trainer::Impl {
       CudaAutocast guard(autocast);
       losses = compute_losses(network->forward(tensors.planes), tensors);
     }
-    torch::Tensor total = losses.policy + config.value_loss_weight * losses.value;
+    torch::Tensor total = losses.policy + config.value_loss_weight * losses.value +
+                          config.moves_left_loss_weight * losses.moves_left;
     if (autocast) {
       (total * scaler.scale).backward();
       average_gradients();
@@ -324,8 +342,8 @@ struct Trainer::Impl {
       average_gradients();
       optimizer->step();
     }
-    return torch::stack(
-        {losses.policy.detach(), losses.value.detach(), losses.entropy, losses.accuracy});
+    return torch::stack({losses.policy.detach(), losses.value.detach(), losses.entropy,
+                         losses.accuracy, losses.moves_left.detach()});
   }
 };
 
@@ -348,7 +366,7 @@ std::vector<TrainingMetrics> Trainer::train(const std::function<TrainingBatch(in
   std::vector<TrainingMetrics> rows;
   t.network->train();
   using Clock = std::chrono::steady_clock;
-  torch::Tensor sums = torch::zeros({4}, torch::TensorOptions().device(t.device));
+  torch::Tensor sums = torch::zeros({5}, torch::TensorOptions().device(t.device));
   int chunk_steps = 0;
   int64_t chunk_samples = 0;
   Clock::time_point chunk_start = Clock::now();
@@ -371,7 +389,9 @@ std::vector<TrainingMetrics> Trainer::train(const std::function<TrainingBatch(in
     row.learning_rate = rate;  // of the chunk's last step
     row.policy_loss = m[0];
     row.value_loss = m[1];
-    row.total_loss = m[0] + t.config.value_loss_weight * m[1];
+    row.moves_left_loss = m[4];
+    row.total_loss =
+        m[0] + t.config.value_loss_weight * m[1] + t.config.moves_left_loss_weight * m[4];
     row.policy_entropy = m[2];
     row.value_accuracy = m[3];
     row.samples_per_second = seconds > 0 ? chunk_samples / seconds : 0;
@@ -408,6 +428,7 @@ BatchEvaluation Trainer::evaluate(const TrainingBatch& batch) {
   BatchEvaluation result;
   result.policy_loss = losses.policy.item<double>();
   result.value_loss = losses.value.item<double>();
+  result.moves_left_loss = losses.moves_left.item<double>();
   result.predicted_score.assign(predicted.data_ptr<float>(),
                                 predicted.data_ptr<float>() + predicted.numel());
   result.target_score.assign(target.data_ptr<float>(), target.data_ptr<float>() + target.numel());

@@ -165,10 +165,13 @@ BotSearchDefaults read_search(const std::string& dir) {
 toml::table network_table(const CheckpointInfo& info) {
   const NetworkConfig& c = info.config;
   const NetworkShape& s = info.shape;
-  return toml::table{{"network", toml::table{{"blocks", c.blocks},
-                                             {"filters", c.filters},
-                                             {"policy_dim", c.policy_dim},
-                                             {"value_hidden", c.value_hidden}}},
+  toml::table network{{"blocks", c.blocks},
+                      {"filters", c.filters},
+                      {"policy_dim", c.policy_dim},
+                      {"value_hidden", c.value_hidden}};
+  // Only where there is one, so bots exported before the head existed still check.
+  if (c.moves_left) network.insert("moves_left", true);
+  return toml::table{{"network", network},
                      {"shape", toml::table{{"planes", s.planes},
                                            {"ranks", s.ranks},
                                            {"files", s.files},

@@ -89,6 +89,7 @@ Sample random_sample(std::mt19937_64& rng, const SampleFileInfo& info, int32_t p
   }
   s.ply = ply;
   s.seat = static_cast<int32_t>(rng() % info.seats);
+  s.plies_left = static_cast<int32_t>(rng() % 200);
   return s;
 }
 
@@ -111,6 +112,7 @@ void expect_same(const Sample& a, const Sample& b, size_t i) {
   EXPECT_EQ(a.root_value, b.root_value);
   EXPECT_EQ(a.ply, b.ply);
   EXPECT_EQ(a.seat, b.seat);
+  EXPECT_EQ(a.plies_left, b.plies_left);
 }
 
 void expect_file_error(const std::function<void()>& f, const std::vector<std::string>& parts) {
@@ -225,6 +227,25 @@ TEST(SampleFile, RoundTripsEveryFieldExactly) {
   // FAIRYZERO_KEEP_SAMPLE_FILE=path keeps a copy, for trying scripts/read_samples.py by hand.
   if (const char* keep = std::getenv("FAIRYZERO_KEEP_SAMPLE_FILE"))
     fs::copy_file(dir.file("a.h5"), keep, fs::copy_options::overwrite_existing);
+}
+
+// Files written before the plies_left dataset (same schema version: an addition) are still
+// read: their samples have no moves-left target (-1).
+TEST(SampleFile, FilesWithoutPliesLeftReadWithoutAMovesLeftTarget) {
+  TempDir dir;
+  const SampleFileInfo info = test_info();
+  const std::vector<Sample> samples = random_samples(info, 20, 0);
+  const std::string path = dir.file("old.h5");
+  write_sample_file(path, info, samples);
+  hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  ASSERT_GE(H5Ldelete(file, "plies_left", H5P_DEFAULT), 0);
+  H5Fclose(file);
+  const std::vector<Sample> read = read_sample_file(path);
+  ASSERT_EQ(read.size(), samples.size());
+  for (size_t i = 0; i < read.size(); ++i) {
+    EXPECT_EQ(read[i].plies_left, -1);
+    EXPECT_EQ(read[i].policy_indices, samples[i].policy_indices);
+  }
 }
 
 TEST(SampleFile, EmptyFileIsValid) {

@@ -112,6 +112,35 @@ TEST(SelfPlay, GamesFinishAndSamplesAreWellFormed) {
   }
 }
 
+// The moves-left target of each sample is the plies from its position to its game's end: checkmate
+// or the length cap's draw alike.
+TEST(SelfPlay, MovesLeftTargetsArePliesToTheGamesEnd) {
+  VariantPtr v = find_variant("minichess");
+  MaterialEvaluator material(*v);
+  for (int cap : {60, 6}) {
+    SCOPED_TRACE("max_plies " + std::to_string(cap));
+    SelfPlayConfig config = small_config();
+    config.games = 1;
+    config.workers = 1;
+    config.games_per_worker = 1;
+    config.full_search_probability = 1;
+    config.max_plies = cap;
+    SelfPlay play(v, material, config);
+    std::vector<Sample> samples;
+    std::vector<GameRecord> games;
+    play.run(samples, games);
+    ASSERT_EQ(games.size(), 1u);
+    ASSERT_FALSE(samples.empty());
+    if (cap == 6) {
+      EXPECT_EQ(games[0].plies, 6);
+    }
+    for (const Sample& s : samples) {
+      EXPECT_EQ(s.plies_left, games[0].plies - s.ply) << "ply " << s.ply;
+      EXPECT_GT(s.plies_left, 0) << "a sample is a position with a move still to play";
+    }
+  }
+}
+
 // Carry-over: two generations over the same slots. The games still going after the first run
 // finish in the second, with its evaluator, and every finished game's samples are counted once,
 // in the run it finishes in: each sample's ply lies within its game, each game's samples are as

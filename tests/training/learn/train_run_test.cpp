@@ -8,6 +8,7 @@
 #include <fstream>
 #include <random>
 
+#include "core/errors.h"
 #include "core/variant_loader.h"
 #include "nn/checkpoint.h"
 #include "training/data/sample_store.h"
@@ -118,6 +119,45 @@ TEST(TrainRun, ResumesAnInterruptedRunKeepingEveryFinishedFile) {
   EXPECT_TRUE(fs::exists(dir / "checkpoints/gen-0002.pt"));
   EXPECT_EQ(lines_of(dir / "selfplay.csv"), 3);
   EXPECT_EQ(lines_of(dir / "training.csv"), training_rows);
+}
+
+// A run from before the moves-left head: its config.toml has no `moves_left`, so it reads as
+// the default (a head) while its checkpoints have none. Resuming stops with what to change and
+// sets no checkpoint aside as damaged; with `moves_left = false` it goes on.
+TEST(TrainRun, ARunFromBeforeTheMovesLeftHeadStopsAndGoesOnWhenToldNotToUseIt) {
+  TempDir dir;
+  TrainConfig old = quick_config(1);
+  old.network.moves_left = false;
+  TrainingRun(dir.str(), old, find_variant("minichess")).run(quiet);
+  // config.toml as an old build wrote it (no moves_left), asking for a second generation.
+  const std::string config_path = dir / "config.toml";
+  auto rewrite = [&](const std::string& moves_left_line) {
+    std::ifstream in(config_path);
+    std::string text;
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind("moves_left =", 0) == 0) continue;
+      if (line.rfind("generations =", 0) == 0) line = "generations = 2";
+      text += line + "\n";
+      if (line == "[network]" && !moves_left_line.empty()) text += moves_left_line + "\n";
+    }
+    in.close();
+    std::ofstream(config_path) << text;
+  };
+  rewrite("");
+  ASSERT_TRUE(load_train_config(config_path).network.moves_left) << "the default: a head";
+  try {
+    TrainingRun(dir.str()).run(quiet);
+    ADD_FAILURE() << "no error";
+  } catch (const UserError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("gen-0001.pt"), std::string::npos) << message;
+    EXPECT_NE(message.find("moves_left = false"), std::string::npos) << message;
+  }
+  EXPECT_TRUE(fs::exists(dir / "checkpoints/gen-0001.pt")) << "not set aside";
+  EXPECT_FALSE(fs::exists(dir / "checkpoints/gen-0001.pt.damaged"));
+  rewrite("moves_left = false");
+  TrainingRun(dir.str()).run(quiet);
+  EXPECT_TRUE(fs::exists(dir / "checkpoints/gen-0002.pt"));
 }
 
 // On a GPU the next generation's games are played while training; it works on the CPU too.

@@ -55,6 +55,7 @@ struct Target {
   std::vector<int64_t> indices;
   std::vector<float> weights;
   std::vector<float> value;  // one head (two teams): W, D, L
+  float plies_left = -1;     // no moves-left target unless a test sets one
 };
 
 // The target list of each position is all its legal moves, with all weight on one of them
@@ -95,6 +96,7 @@ TrainingBatch make_batch(const std::vector<const Target*>& rows) {
     b.policy_index.resize(b.policy_index.size() + b.max_moves - t->indices.size(), 0);
     b.policy_weight.resize(b.policy_weight.size() + b.max_moves - t->weights.size(), 0.0f);
     b.value_target.insert(b.value_target.end(), t->value.begin(), t->value.end());
+    b.plies_left.push_back(t->plies_left);
   }
   return b;
 }
@@ -187,6 +189,42 @@ TEST_F(TrainerTest, AdamWLearnsAMemorisableTask) {
   expect_learns(encoder_, pool_, config);
 }
 
+// The moves-left head learns a target it can read from the planes (40 plies left when White
+// moves, 8 when Black does); samples without a target (-1) add nothing to the loss.
+TEST_F(TrainerTest, TheMovesLeftHeadLearnsPliesLeftAndSkipsUnknownTargets) {
+  TrainerConfig config;
+  config.learning_rate = 0.05;
+  config.batch_size = 32;
+  config.metrics_every = 10;
+  torch::manual_seed(1);
+  Trainer unknown(encoder_, kTiny, config);
+  for (const TrainingMetrics& row : unknown.train(batches(pool_, 2), 20))
+    EXPECT_EQ(row.moves_left_loss, 0.0) << "no sample has a target";
+
+  std::vector<Target> pool = pool_;
+  for (Target& t : pool) t.plies_left = t.value[0] == 1 ? 40.0f : 8.0f;
+  torch::manual_seed(1);
+  Trainer trainer(encoder_, kTiny, config);
+  std::function<TrainingBatch(int)> source = batches(pool, 2);
+  const TrainingMetrics first = trainer.train(source, 1).at(0);
+  const TrainingMetrics last = trainer.train(source, 199).back();
+  EXPECT_GT(first.moves_left_loss, 0.0);
+  EXPECT_LT(last.moves_left_loss, 0.2 * first.moves_left_loss);
+  EXPECT_NEAR(
+      last.total_loss,
+      last.policy_loss + last.value_loss + config.moves_left_loss_weight * last.moves_left_loss,
+      1e-6);
+  // The prediction, in plies, is near each side's target.
+  Network net = trainer.network();
+  net->eval();
+  torch::NoGradGuard no_grad;
+  const TrainingBatch batch = make_batch({&pool[0], &pool[1]});
+  const torch::Tensor plies =
+      net->forward(planes_of(encoder_, batch)).moves_left.clamp_min(0) * kMovesLeftScale;
+  for (int i = 0; i < 2; ++i)
+    EXPECT_NEAR(plies[i].item<float>(), pool[i].plies_left, 6.0) << "sample " << i;
+}
+
 // On a GPU: mixed-precision steps (autocast, loss scaling) learn the same task.
 TEST_F(TrainerTest, MixedPrecisionOnCudaLearnsAMemorisableTask) {
   if (!torch::cuda::is_available()) GTEST_SKIP() << "no CUDA device";
@@ -227,7 +265,8 @@ TEST_F(TrainerTest, PaddingDoesNotChangeTheLoss) {
     for (int r = 0; r < 2; ++r) {
       const Target& t = r == 0 ? a : b;
       NetworkOutput row{out.pair.slice(0, r, r + 1), out.promotion.slice(0, r, r + 1),
-                        out.drop.slice(0, r, r + 1), out.value.slice(0, r, r + 1)};
+                        out.drop.slice(0, r, r + 1), out.value.slice(0, r, r + 1),
+                        out.moves_left.slice(0, r, r + 1)};
       torch::Tensor index = torch::tensor(t.indices, torch::kLong).unsqueeze(0);
       torch::Tensor log_p = torch::log_softmax(policy_logits_at(row, index)[0], 0);
       for (size_t k = 0; k < t.indices.size(); ++k) {
