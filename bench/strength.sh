@@ -9,10 +9,13 @@
 #
 # Environment: PRESET (default configs/train/hour.toml), VARIANT (default gardner), VISITS (our
 # playouts per move, default 800), NODES (Fairy-Stockfish's nodes per move, the first for the
-# curve; default "200 1000 5000"), GAMES (per match, default 100, paired), POINTS (checkpoints on
-# the curve, default 4), CONCURRENCY (default 1), ABLATE (settings to change one at a time, e.g.
-# "training.reuse=40 selfplay.forced_playouts=0"), OUT (default bench-strength-DATE), FAIRYZERO,
-# STOCKFISH (default /usr/games/fairy-stockfish).
+# curve; default "200 1000 5000"), GAMES (per match of the last checkpoint, default 100,
+# paired), POINTS (checkpoints on the curve, default 4), CURVE_GAMES (games at the curve's
+# earlier points, default GAMES), CONCURRENCY (games at once, default 4), WORKERS (self-play
+# processes beside an external trainer, default 2; 0: one `train` process), ABLATE (settings to
+# change one at a time, e.g. "none selfplay.forced_playouts=0": `none` trains the preset as it
+# is, the baseline), ABLATE_MINUTES (each ablation's training, default MINUTES), OUT (default
+# bench-strength-DATE), FAIRYZERO, STOCKFISH (default /usr/games/fairy-stockfish).
 set -euo pipefail
 minutes=${1:-60}
 fairyzero=${FAIRYZERO:-build/apps/fairyzero}
@@ -26,6 +29,7 @@ points=${POINTS:-4}
 concurrency=${CONCURRENCY:-4}
 curve_games=${CURVE_GAMES:-$games}
 workers=${WORKERS:-2}
+ablate_minutes=${ABLATE_MINUTES:-$minutes}
 out=${OUT:-bench-strength-$(date +%Y%m%d-%H%M)}
 python=/usr/bin/python3
 [[ -x $python ]] || python=python3
@@ -150,12 +154,14 @@ plt.savefig(sys.argv[2], dpi=90)
 print("plot: " + sys.argv[2])
 PY
 
+minutes=$ablate_minutes
 for change in ${ABLATE:-}; do
   name="ablate-${change//[^a-zA-Z0-9_]/_}"
+  [[ $change == none ]] && change=""
   config_with "$change" "$out/$name.toml"
   start=$(date +%s)
   train "$out/$name" "$out/$name.toml"
   checkpoint=$(ls "$out/$name"/checkpoints/gen-*.pt | sort | tail -n 1)
-  echo "ablation $change: $(basename "$checkpoint") against Fairy-Stockfish at ${nodes[0]} nodes:" \
+  echo "ablation ${change:-none} ($minutes min): $(basename "$checkpoint") against Fairy-Stockfish at ${nodes[0]} nodes:" \
     "$(match "$name-fs" "$games" "$checkpoint" "uci:$stockfish" --nodes "${nodes[0]}")"
 done
