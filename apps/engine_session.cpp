@@ -208,7 +208,9 @@ void EngineSession::wait() {
 
 EngineScore engine_score(const SearchResult& r) {
   float s = r.wdl[0] + r.wdl[1] / 2;
-  int plies = static_cast<int>(r.principal_variation.size());
+  // A proven result's distance is the solver's count along the proof, not the principal
+  // variation's length (which stops where visits run out).
+  int plies = static_cast<int>(std::lround(r.moves_left));
   if (r.proven && s >= 1.0f) return {true, std::max(1, (plies + 1) / 2)};
   if (r.proven && s <= 0.0f) return {true, -std::max(1, plies / 2)};
   if (r.proven) return {false, 0};

@@ -259,6 +259,10 @@ SearchResult Search::result_locked() const {
   r.wdl = wdl_from_score(r.value[seat]);
   r.proven = root.proven;
   r.moves_left = tree_.moves_left_of(root);
+  // A proven root keeps the distance of its first proof; the move played may prove a quicker
+  // win found since.
+  if (root.proven && best >= 0 && tree_.node(best).proven)
+    r.moves_left = static_cast<float>(tree_.node(best).proof_plies + 1);
   r.root_visits = root.visits;
   r.playouts = playouts_;
   r.seconds = now_seconds() - start_time_;

@@ -37,7 +37,9 @@ struct SearchResult {
   std::array<float, kMaxSeats> value{};  // root value per seat
   std::array<float, 3> wdl{};            // of the team to move, from the root value
   bool proven = false;                   // the root value is exact (a forced result was found)
-  float moves_left = 0;  // plies to the game's end: exact when proven, else the mean prediction
+  // Plies to the game's end: when proven, exact along the best move's proof (the quickest win
+  // or the slowest loss proven); else the mean prediction (0 without a moves-left head).
+  float moves_left = 0;
   int root_visits = 0;
   int playouts = 0;  // in this search
   double seconds = 0;

@@ -91,6 +91,14 @@ TEST_P(FindsMate, BestMoveForcesMate) {
   EXPECT_TRUE(result.proven) << "the mate should be proven, value "
                              << result.value[pos.seat_to_move()];
   EXPECT_FLOAT_EQ(result.value[pos.seat_to_move()], 1.0f);
+  // The solver's distance: the mover's own ply ends the game, no sooner than the shortest mate
+  // (and a mate in one is exactly one ply).
+  const int plies = static_cast<int>(result.moves_left);
+  EXPECT_EQ(plies % 2, 1) << plies;
+  EXPECT_GE(plies, 2 * c.moves - 1);
+  if (c.moves == 1) {
+    EXPECT_EQ(plies, 1);
+  }
 }
 
 const MateCase kMates[] = {
