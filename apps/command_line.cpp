@@ -103,6 +103,17 @@ const std::vector<Command>& commands() {
         real("--seconds", 0, 1e6, "bot time per move (with or instead of --visits)"),
         whole("--seed", 0, kSeedMax, "seed of the random movers and the search"), device_option(),
         fen_option(), set_option()}},
+      {"analyse",
+       "VARIANT",
+       "search one position with a bot and print its best moves with visits, value, W/D/L and "
+       "lines",
+       analyse_command,
+       {text("--bot", "SPEC", "the bot: uniform, material (default), CHECKPOINT.pt or BOT_DIR"),
+        text("--moves", "MOVES", "moves played from the position first (space-separated)"),
+        whole("--visits", 1, kBig, "playouts (default 2000)"),
+        real("--seconds", 0, 1e6, "time to search (with or instead of --visits)"),
+        whole("--lines", 1, 256, "best moves shown (default 5)"),
+        whole("--threads", 1, 256, "search threads"), device_option(), fen_option(), set_option()}},
       {"train",
        "VARIANT|RUN_DIR",
        "self-play and training, generation after generation; on a run folder: resume or extend "

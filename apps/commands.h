@@ -13,6 +13,7 @@ namespace fairyzero {
 
 int perft_command(const Arguments& args);
 int play_command(const Arguments& args);
+int analyse_command(const Arguments& args);
 int random_game_command(const Arguments& args);
 int check_command(const Arguments& args);
 int variants_command(const Arguments& args);

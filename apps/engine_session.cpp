@@ -39,7 +39,9 @@ EngineBot engine_bot_from_args(const Arguments& args) {
     for (const std::string& o : args.values("--set"))
       std::cerr << "note: variant option " << o << "\n";
     bot.variant = player.variant;
-    bot.evaluator = std::move(player.evaluator);
+    CachingEvaluator cached = with_evaluation_cache(std::move(player.evaluator), 0);
+    bot.evaluator = std::move(cached.evaluator);
+    bot.cache = std::move(cached.cache);
     if (player.bot_search) bot.search = *player.bot_search;
     bot.name = spec.kind == PlayerKind::kBot ? "FairyZero " + bot.variant->name + " gen " +
                                                    std::to_string(player.bot_generation)
@@ -77,7 +79,18 @@ EngineSession::EngineSession(EngineBot bot)
       position_(bot_.variant) {
   params_.threads = bot_.search.threads;
   params_.root_noise = false;
+  set_memory_mb(memory_mb_);
   rebuild_search();
+}
+
+void EngineSession::set_memory_mb(int megabytes) {
+  memory_mb_ = megabytes;
+  if (bot_.cache) bot_.cache->set_max_bytes(static_cast<size_t>(megabytes) * (1 << 20) / 4);
+}
+
+size_t EngineSession::tree_limit_bytes() const {
+  const size_t total = static_cast<size_t>(memory_mb_) * (1 << 20);
+  return bot_.cache ? total - total / 4 : total;
 }
 
 EngineSession::~EngineSession() { abort(); }
@@ -153,9 +166,9 @@ void EngineSession::start(const SearchLimits& limits, bool infinite, SearchCallb
 }
 
 void EngineSession::run(SearchLimits limits, bool infinite, const SearchCallbacks& callbacks) {
-  const size_t max_nodes = static_cast<size_t>(tree_limit_mb_) * (1 << 20) / sizeof(Node);
+  const size_t max_bytes = tree_limit_bytes();
   // A tree kept from earlier moves that already fills the limit would stop this search at once.
-  if (search_->result().tree_nodes >= max_nodes) search_->set_position(position_);
+  if (search_->result().tree_bytes >= max_bytes) search_->set_position(position_);
   double next_report = now_seconds() + callbacks.report_seconds;
   // Called by one worker at a time: repeats a stop() that came before the search began (run()
   // clears the Search's own flag), enforces the tree limit and paces the progress reports.
@@ -164,7 +177,7 @@ void EngineSession::run(SearchLimits limits, bool infinite, const SearchCallback
       std::lock_guard lock(stop_mutex_);
       if (stop_requested_) search_->stop();
     }
-    if (r.tree_nodes >= max_nodes) search_->stop();
+    if (r.tree_bytes >= max_bytes) search_->stop();
     double now = now_seconds();
     if (callbacks.progress && now >= next_report) {
       callbacks.progress(r);
@@ -206,17 +219,29 @@ void EngineSession::wait() {
   if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
 }
 
-EngineScore engine_score(const SearchResult& r) {
-  float s = r.wdl[0] + r.wdl[1] / 2;
-  // A proven result's distance is the solver's count along the proof, not the principal
-  // variation's length (which stops where visits run out).
-  int plies = static_cast<int>(std::lround(r.moves_left));
-  if (r.proven && s >= 1.0f) return {true, std::max(1, (plies + 1) / 2)};
-  if (r.proven && s <= 0.0f) return {true, -std::max(1, plies / 2)};
-  if (r.proven) return {false, 0};
+namespace {
+
+// The score of the side to move from its expected score s; a proven result's distance is the
+// solver's count along the proof, not the principal variation's length (which stops where
+// visits run out).
+EngineScore score_of(float s, bool proven, float moves_left) {
+  int plies = static_cast<int>(std::lround(moves_left));
+  if (proven && s >= 1.0f) return {true, std::max(1, (plies + 1) / 2)};
+  if (proven && s <= 0.0f) return {true, -std::max(1, plies / 2)};
+  if (proven) return {false, 0};
   double p = std::clamp(static_cast<double>(s), 1e-6, 1 - 1e-6);
   double cp = 400 * std::log10(p / (1 - p));
   return {false, static_cast<int>(std::lround(std::clamp(cp, -2000.0, 2000.0)))};
+}
+
+}  // namespace
+
+EngineScore engine_score(const SearchResult& r) {
+  return score_of(r.wdl[0] + r.wdl[1] / 2, r.proven, r.moves_left);
+}
+
+EngineScore engine_score(const SearchLine& line) {
+  return score_of(line.value, line.proven, line.moves_left);
 }
 
 int engine_depth(const SearchResult& r) {

@@ -18,6 +18,7 @@
 #include "apps/arguments.h"
 #include "core/errors.h"
 #include "core/position.h"
+#include "mcts/evaluation_cache.h"
 #include "mcts/search.h"
 #include "mcts/search_settings.h"
 #include "training/players/bot_bundle.h"
@@ -28,6 +29,9 @@ namespace fairyzero {
 struct EngineBot {
   VariantPtr variant;
   std::unique_ptr<Evaluator> evaluator;
+  // The network's evaluation cache, shared by every move of every game (none for uniform and
+  // material, which cost less than a lookup).
+  std::shared_ptr<EvaluationCache> cache;
   BotSearchDefaults search;
   std::string name;  // "FairyZero minichess gen-6", "FairyZero material"
 };
@@ -100,9 +104,12 @@ class EngineSession {
   // naming it and its range.
   void set_search_parameter(const SearchSetting& setting, double value);
   const SearchParams& search_params() const { return params_; }
-  // The search stops once its tree holds about this many megabytes (guards `go infinite`).
-  void set_tree_limit_mb(int megabytes) { tree_limit_mb_ = megabytes; }
-  int tree_limit_mb() const { return tree_limit_mb_; }
+  // The memory of the search (UCI Hash, XBoard memory): a quarter for the evaluation cache
+  // where there is one, the rest for the tree; the search stops once its tree fills its share
+  // (guards `go infinite`).
+  void set_memory_mb(int megabytes);
+  int memory_mb() const { return memory_mb_; }
+  size_t tree_limit_bytes() const;
 
   // Searches the current position on a background thread. With `infinite` the result waits for
   // stop() even when the search ends earlier (a proven root, the tree limit), as UCI requires.
@@ -121,7 +128,7 @@ class EngineSession {
 
   EngineBot bot_;
   SearchParams params_;
-  int tree_limit_mb_ = 1024;
+  int memory_mb_ = 1024;
   Position start_;
   std::vector<Move> moves_;
   Position position_;
@@ -143,6 +150,8 @@ struct EngineScore {
 // s = 1 / (1 + 10^(-cp/400)) (the Elo curve), cp = 400 log10(s / (1 - s)), clamped to
 // +-2000; proven results as mate in the PV's moves (proven draws as 0).
 EngineScore engine_score(const SearchResult& result);
+// The same for one root move's line (MultiPV).
+EngineScore engine_score(const SearchLine& line);
 // A depth-like number: log2 of the root's visits (doubling the visits adds one), at least 1.
 int engine_depth(const SearchResult& result);
 // The playouts a `go depth D` / `sd D` asks for, the inverse of engine_depth: 2^D.

@@ -2,6 +2,7 @@
 // style tools speak it, over an EngineSession. docs/PROTOCOLS.md describes every command.
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <iostream>
 #include <sstream>
 
@@ -62,11 +63,17 @@ class UciEngine {
   }
   void info(const std::string& text) { out_.line("info string " + text); }
   std::string info_line(const Position& root, const SearchResult& r) const;
+  std::string info_line(const Position& root, const SearchResult& r, const SearchLine* line,
+                        int rank) const;
+  // One info line per reported root move (MultiPV), the best first.
+  void info_lines(const Position& root, const SearchResult& r);
 
   EngineSession& session_;
   EngineOutput& out_;
   int playouts_;
   int move_overhead_ms_ = 50;
+  int multipv_ = 1;
+  bool show_wdl_ = false;
   bool infinite_ = false;
 };
 
@@ -120,12 +127,14 @@ void UciEngine::identify() {
             bot.variant->name);
   out_.line("option name Threads type spin default " + std::to_string(session_.threads()) +
             " min 1 max 256");
-  out_.line("option name Hash type spin default " + std::to_string(session_.tree_limit_mb()) +
+  out_.line("option name Hash type spin default " + std::to_string(session_.memory_mb()) +
             " min 16 max 1048576");
   out_.line("option name Playouts type spin default " + std::to_string(playouts_) +
             " min 1 max 1000000000");
   out_.line("option name Move Overhead type spin default " + std::to_string(move_overhead_ms_) +
             " min 0 max 10000");
+  out_.line("option name MultiPV type spin default 1 min 1 max 256");
+  out_.line("option name UCI_ShowWDL type check default false");
   // The search parameters a bot's search.toml sets, by the same keys (numbers as strings: UCI
   // has no fractional type).
   for (const SearchSetting& s : search_settings())
@@ -167,11 +176,19 @@ void UciEngine::set_option(std::istringstream& in) {
   if (key == "threads") {
     if (auto n = number(1, 256)) session_.set_threads(*n);
   } else if (key == "hash") {
-    if (auto n = number(16, 1048576)) session_.set_tree_limit_mb(*n);
+    if (auto n = number(16, 1048576)) session_.set_memory_mb(*n);
   } else if (key == "playouts") {
     if (auto n = number(1, 1000000000)) playouts_ = *n;
   } else if (key == "move overhead") {
     if (auto n = number(0, 10000)) move_overhead_ms_ = *n;
+  } else if (key == "multipv") {
+    if (auto n = number(1, 256)) multipv_ = *n;
+  } else if (key == "uci_showwdl") {
+    const std::string v = lowercase(value);
+    if (v == "true" || v == "false")
+      show_wdl_ = v == "true";
+    else
+      info("error: UCI_ShowWDL must be true or false, not '" + value + "'");
   } else if (const SearchSetting* setting = find_bot_search_setting(key)) {
     set_search_option(session_, *setting, value,
                       [&](const std::string& e) { info("error: " + e); });
@@ -245,7 +262,18 @@ void UciEngine::go(std::istringstream& in) {
       if (auto n = read_number(word)) increment[word[0] == 'b'] = *n / 1000.0;
     } else if (word == "movestogo") {
       if (auto n = read_number(word)) moves_to_go = static_cast<int>(*n);
-    } else if (word == "searchmoves" || word == "mate") {
+    } else if (word == "searchmoves") {
+      // Moves up to the next word that is not one: each must be legal here.
+      const Position& here = session_.position();
+      while (in >> word) {
+        try {
+          limits.root_moves.push_back(here.parse_move(word));
+        } catch (const MoveError& e) {
+          info("error: go searchmoves: " + word + " is not a legal move here (" + e.what() +
+               "); ignored");
+        }
+      }
+    } else if (word == "mate") {
       info("go " + word + " is not supported; ignored");
       break;
     } else {
@@ -261,10 +289,11 @@ void UciEngine::go(std::istringstream& in) {
   else if (limits.playouts == 0 && limits.seconds == 0)
     limits.playouts = playouts_;
   infinite_ = infinite;
+  limits.lines = multipv_;
 
   const Position root = session_.position();
   SearchCallbacks callbacks;
-  callbacks.progress = [this, root](const SearchResult& r) { out_.line(info_line(root, r)); };
+  callbacks.progress = [this, root](const SearchResult& r) { info_lines(root, r); };
   callbacks.finished = [this, root](const SearchResult& r) {
     if (r.best.is_none()) {
       info(std::string("no legal move: the game is over (") +
@@ -272,7 +301,7 @@ void UciEngine::go(std::istringstream& in) {
       out_.line("bestmove (none)");
       return;
     }
-    out_.line(info_line(root, r));
+    info_lines(root, r);
     out_.line("bestmove " + root.move_text(r.best));
   };
   callbacks.failed = [this](const std::string& error) {
@@ -283,22 +312,44 @@ void UciEngine::go(std::istringstream& in) {
 }
 
 std::string UciEngine::info_line(const Position& root, const SearchResult& r) const {
-  std::ostringstream line;
+  return info_line(root, r, nullptr, 0);
+}
+
+void UciEngine::info_lines(const Position& root, const SearchResult& r) {
+  if (multipv_ == 1) return out_.line(info_line(root, r));
+  for (size_t i = 0; i < r.lines.size(); ++i)
+    out_.line(info_line(root, r, &r.lines[i], static_cast<int>(i) + 1));
+}
+
+// With `line`, the line of one root move (numbered `rank` under MultiPV); else the search's own.
+std::string UciEngine::info_line(const Position& root, const SearchResult& r,
+                                 const SearchLine* line, int rank) const {
+  std::ostringstream text;
   const int depth = engine_depth(r);
-  const EngineScore score = engine_score(r);
-  const double tree_mb = static_cast<double>(r.tree_nodes) * sizeof(Node) / (1 << 20);
-  line << "info depth " << depth << " seldepth "
-       << std::max<size_t>(depth, r.principal_variation.size()) << " nodes " << r.playouts
-       << " nps " << static_cast<long long>(r.seconds > 0 ? r.playouts / r.seconds : 0) << " time "
+  const EngineScore score = line ? engine_score(*line) : engine_score(r);
+  const std::vector<Move>& pv = line ? line->pv : r.principal_variation;
+  const double tree_fill = static_cast<double>(r.tree_bytes) / session_.tree_limit_bytes();
+  text << "info depth " << depth << " seldepth " << std::max<size_t>(depth, pv.size());
+  if (multipv_ > 1 && rank > 0) text << " multipv " << rank;
+  text << " nodes " << r.playouts << " nps "
+       << static_cast<long long>(r.seconds > 0 ? r.playouts / r.seconds : 0) << " time "
        << static_cast<long long>(r.seconds * 1000) << " hashfull "
-       << std::min(1000, static_cast<int>(1000 * tree_mb / session_.tree_limit_mb())) << " score "
-       << (score.mate ? "mate " : "cp ") << score.value << " pv";
+       << std::min(1000, static_cast<int>(1000 * tree_fill)) << " score "
+       << (score.mate ? "mate " : "cp ") << score.value;
+  if (show_wdl_) {
+    // Permille of the side to move, summing to 1000 (UCI_ShowWDL).
+    const std::array<float, 3>& wdl = line ? line->wdl : r.wdl;
+    const int win = static_cast<int>(std::lround(1000 * wdl[0]));
+    const int loss = static_cast<int>(std::lround(1000 * wdl[2]));
+    text << " wdl " << win << " " << std::max(0, 1000 - win - loss) << " " << loss;
+  }
+  text << " pv";
   Position p = root;
-  for (Move m : r.principal_variation) {
-    line << " " << p.move_text(m);
+  for (Move m : pv) {
+    text << " " << p.move_text(m);
     p.play(m);
   }
-  return line.str();
+  return text.str();
 }
 
 }  // namespace

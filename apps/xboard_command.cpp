@@ -1,8 +1,11 @@
 // `fairyzero xboard BOT`: the Chess Engine Communication Protocol (version 2) as XBoard and
 // WinBoard speak it, over an EngineSession. docs/PROTOCOLS.md describes every command.
+#include <algorithm>
 #include <atomic>
 #include <iostream>
+#include <optional>
 #include <sstream>
+#include <vector>
 
 #include "apps/arguments.h"
 #include "apps/commands.h"
@@ -13,10 +16,9 @@ namespace fairyzero {
 namespace {
 
 // Commands XBoard may send that this engine has nothing to do for.
-const std::set<std::string> kIgnored = {"xboard", "accepted", "rejected", "hard",   "easy",
-                                        "random", "computer", "name",     "rating", "ics",
-                                        "draw",   "hint",     "bk",       "white",  "black",
-                                        "otim",   "exit",     ".",        "nopause"};
+const std::set<std::string> kIgnored = {
+    "xboard", "accepted", "rejected", "hard", "easy",  "random", "computer", "name", "rating",
+    "ics",    "draw",     "hint",     "bk",   "white", "black",  "otim",     ".",    "nopause"};
 
 std::optional<double> number(const std::string& text) {
   try {
@@ -48,7 +50,7 @@ class XboardEngine {
         out_(out),
         notation_(session.variant()),
         threads_(session.threads()),
-        memory_mb_(session.tree_limit_mb()),
+        memory_mb_(session.memory_mb()),
         engine_seat_(session.variant().turn_order.back()) {}
 
   // Handles one line; false after `quit`. Never throws: a problem becomes an error line.
@@ -65,6 +67,15 @@ class XboardEngine {
   void set_board(const std::string& fen);
   void user_move(const std::string& text);
   void think();
+  // Analyze mode: an endless search of the current position, thinking output only; restarted
+  // whenever the position or the excluded moves change.
+  void analyse();
+  // exclude/include MOVE|all: root moves left out of the searches of this position.
+  void exclude(const std::string& command, const std::string& what);
+  // The position changed: exclusions go, and an analysis starts over.
+  void position_changed();
+  // The searchable root moves when some are excluded (empty: all).
+  std::vector<Move> root_moves() const;
   void engine_moved(const Position& root, const SearchResult& r);  // on the search thread
   // Claims the result when the game is over ("1-0 {checkmate}"); true when it is.
   bool announce_if_over();
@@ -74,6 +85,8 @@ class XboardEngine {
   EngineOutput& out_;
   XboardNotation notation_;
   bool force_ = false;
+  bool analysing_ = false;
+  std::vector<Move> excluded_;
   std::atomic<bool> post_{false};
   int threads_, memory_mb_;  // from cores and memory, applied at the next search
   int engine_seat_;
@@ -104,8 +117,19 @@ bool XboardEngine::dispatch(const std::string& command, std::istringstream& in) 
     session_.abort();
     session_.new_game();
     force_ = false;
+    analysing_ = false;
+    excluded_.clear();
     engine_seat_ = session_.variant().turn_order.back();  // the engine plays Black
     depth_limit_ = 0;
+  } else if (command == "analyze") {
+    analysing_ = true;
+    analyse();
+  } else if (command == "exit") {
+    session_.abort();
+    analysing_ = false;
+  } else if (command == "exclude" || command == "include") {
+    std::getline(in >> std::ws, arg);
+    exclude(command, arg);
   } else if (command == "variant") {
     in >> arg;
     select_variant(arg);
@@ -133,6 +157,7 @@ bool XboardEngine::dispatch(const std::string& command, std::istringstream& in) 
   } else if (command == "undo" || command == "remove") {
     session_.abort();
     for (int n = command == "undo" ? 1 : 2; n > 0; --n) session_.undo();
+    position_changed();
   } else if (command == "quit") {
     session_.abort();
     return false;
@@ -201,8 +226,8 @@ void XboardEngine::features() {
                 format_number(search_parameter(session_.search_params(), s)) + "\"");
   out_.line(
       "feature ping=1 setboard=1 playother=0 san=0 usermove=1 time=1 draw=0 sigint=0 sigterm=0 "
-      "reuse=1 analyze=0 colors=0 ics=0 name=0 pause=0 nps=0 debug=1 memory=1 smp=1 "
-      "exclude=0 setscore=0 highlight=0 myname=\"" +
+      "reuse=1 analyze=1 colors=0 ics=0 name=0 pause=0 nps=0 debug=1 memory=1 smp=1 "
+      "exclude=1 setscore=0 highlight=0 myname=\"" +
       session_.bot().name + "\" variants=\"" + variants + "\" done=1");
 }
 
@@ -226,6 +251,7 @@ void XboardEngine::set_board(const std::string& fen) {
   } catch (const FenError& e) {
     out_.line("tellusererror Illegal position: " + std::string(e.what()));
   }
+  position_changed();
 }
 
 void XboardEngine::user_move(const std::string& text) {
@@ -233,14 +259,63 @@ void XboardEngine::user_move(const std::string& text) {
   std::optional<Move> m = notation_.parse(session_.position(), text);
   if (!m) return out_.line("Illegal move: " + text);
   session_.play(*m);
+  position_changed();
+  if (analysing_) return;
   if (announce_if_over()) return;
   if (!force_ && session_.position().seat_to_move() == engine_seat_) think();
+}
+
+void XboardEngine::position_changed() {
+  excluded_.clear();
+  if (analysing_) analyse();
+}
+
+std::vector<Move> XboardEngine::root_moves() const {
+  std::vector<Move> moves;
+  if (excluded_.empty()) return moves;
+  for (Move m : LegalMoves(session_.position()))
+    if (std::find(excluded_.begin(), excluded_.end(), m) == excluded_.end()) moves.push_back(m);
+  return moves;
+}
+
+void XboardEngine::exclude(const std::string& command, const std::string& what) {
+  const Position& pos = session_.position();
+  std::vector<Move> legal;
+  for (Move m : LegalMoves(pos)) legal.push_back(m);
+  if (what == "all") {
+    excluded_ = command == "exclude" ? legal : std::vector<Move>{};
+  } else {
+    std::optional<Move> m = notation_.parse(pos, what);
+    if (!m) return out_.line("Error (illegal move): " + command + " " + what);
+    std::erase(excluded_, *m);
+    if (command == "exclude") excluded_.push_back(*m);
+  }
+  if (excluded_.size() == legal.size() && !legal.empty())
+    out_.line("telluser every move is excluded: the search will consider all of them");
+  if (analysing_) analyse();
+}
+
+void XboardEngine::analyse() {
+  session_.abort();
+  Outcome outcome = session_.position().outcome();
+  if (outcome.over()) return;
+  SearchLimits limits;  // none: until the GUI moves, exits or sends another command
+  limits.root_moves = root_moves();
+  const Position root = session_.position();
+  SearchCallbacks callbacks;
+  callbacks.progress = [this, root](const SearchResult& r) { out_.line(thinking_line(root, r)); };
+  callbacks.finished = [this, root](const SearchResult& r) { out_.line(thinking_line(root, r)); };
+  callbacks.report_seconds = 0.25;  // a GUI's analysis window follows the search as it grows
+  callbacks.failed = [this](const std::string& error) {
+    out_.line("tellusererror The search failed: " + error);
+  };
+  session_.start(limits, true, std::move(callbacks));
 }
 
 void XboardEngine::think() {
   if (announce_if_over()) return;
   if (threads_ != session_.threads()) session_.set_threads(threads_);
-  session_.set_tree_limit_mb(memory_mb_);
+  session_.set_memory_mb(memory_mb_);
   const Position& pos = session_.position();
   SearchLimits limits;
   if (seconds_per_move_ > 0) {
@@ -254,6 +329,8 @@ void XboardEngine::think() {
     limits.playouts = session_.bot().search.playouts;
   }
   if (depth_limit_ > 0) limits.playouts = playouts_for_depth(depth_limit_);
+  limits.root_moves = root_moves();
+  excluded_.clear();  // in a game, an exclusion is for the engine's next move
   const Position root = pos;
   SearchCallbacks callbacks;
   callbacks.progress = [this, root](const SearchResult& r) {

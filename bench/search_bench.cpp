@@ -1,11 +1,13 @@
 // Search overhead: playouts per second with a zero-cost (uniform) evaluator, so the figure is
 // the cost of selection, move generation at the leaves, expansion and backup alone. Each figure
 // sums several searches of a bot-sized budget from positions reached by random play.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/variant_loader.h"
@@ -16,6 +18,10 @@
 int main(int argc, char** argv) {
   using namespace fairyzero;
   int playouts = 10000, searches = 20;
+  // 1 and 2 threads, and more where the machine has the cores for them.
+  std::vector<int> thread_counts = {1, 2};
+  for (int t = 4; t <= static_cast<int>(std::thread::hardware_concurrency()) && t <= 16; t *= 2)
+    thread_counts.push_back(t);
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--playouts") && i + 1 < argc)
       playouts = std::atoi(argv[++i]);
@@ -27,8 +33,8 @@ int main(int argc, char** argv) {
     }
   }
   UniformEvaluator uniform;
-  std::printf("%-18s %-22s %8s %10s %14s %12s\n", "variant", "mode", "threads", "playouts",
-              "playouts/s", "mean nodes");
+  std::printf("%-18s %-22s %8s %10s %14s %12s %10s\n", "variant", "mode", "threads", "playouts",
+              "playouts/s", "mean nodes", "tree MiB");
   for (const char* name : {"chess", "very-heavy-chess"}) {
     VariantPtr v = find_variant(name);
     // Start positions: the variant's start and positions after random plies.
@@ -44,21 +50,23 @@ int main(int argc, char** argv) {
       }
       if (!LegalMoves(p).empty()) starts.push_back(p);
     }
-    for (int threads : {1, 2}) {
+    for (int threads : thread_counts) {
       SearchParams params;
       params.threads = threads;
       long long total = 0;
       double seconds = 0;
-      size_t nodes = 0;
+      size_t nodes = 0, bytes = 0;
       for (const Position& start : starts) {
         Search search(start, uniform, params);
         SearchResult r = search.run({.playouts = playouts});
         total += r.playouts;
         seconds += r.seconds;
         nodes += r.tree_nodes;
+        bytes += r.tree_bytes;
       }
-      std::printf("%-18s %-22s %8d %10lld %14.0f %12zu\n", name, "one game", threads, total,
-                  total / seconds, nodes / starts.size());
+      std::printf("%-18s %-22s %8d %10lld %14.0f %12zu %10.1f\n", name, "one game", threads, total,
+                  total / seconds, nodes / starts.size(),
+                  static_cast<double>(bytes) / starts.size() / (1 << 20));
     }
     // Self-play shape: 16 games batched by one thread.
     std::vector<std::unique_ptr<Search>> games;

@@ -14,8 +14,11 @@
 # earlier points, default GAMES), CONCURRENCY (games at once, default 4), WORKERS (self-play
 # processes beside an external trainer, default 2; 0: one `train` process), ABLATE (settings to
 # change one at a time, e.g. "none selfplay.forced_playouts=0": `none` trains the preset as it
-# is, the baseline), ABLATE_MINUTES (each ablation's training, default MINUTES), OUT (default
+# is; the first arm is the baseline, played against the material bot and Fairy-Stockfish at the
+# first NODES, and every later arm plays it head to head), ABLATE_MINUTES (each arm's training,
+# default MINUTES), ABLATE_GAMES (games a match there, default GAMES), OUT (default
 # bench-strength-DATE), FAIRYZERO, STOCKFISH (default /usr/games/fairy-stockfish).
+# MINUTES 0 skips the main run and its curve: only the ablation.
 set -euo pipefail
 minutes=${1:-60}
 fairyzero=${FAIRYZERO:-build/apps/fairyzero}
@@ -30,6 +33,7 @@ concurrency=${CONCURRENCY:-4}
 curve_games=${CURVE_GAMES:-$games}
 workers=${WORKERS:-2}
 ablate_minutes=${ABLATE_MINUTES:-$minutes}
+ablate_games=${ABLATE_GAMES:-$games}
 out=${OUT:-bench-strength-$(date +%Y%m%d-%H%M)}
 python=/usr/bin/python3
 [[ -x $python ]] || python=python3
@@ -117,32 +121,34 @@ match() {
 
 echo "strength: $variant, preset $preset, $minutes min of training on $(nproc) cores;" \
   "$visits playouts against Fairy-Stockfish at ${nodes[*]} nodes, $games games a match"
-run="$out/run"
-config_with "" "$out/preset.toml"
-start=$(date +%s)
-train "$run" "$out/preset.toml"
-mapfile -t checkpoints < <(ls "$run"/checkpoints/gen-*.pt | sort)
-last=${checkpoints[-1]}
-echo "trained $(( ${#checkpoints[@]} - 1 )) generations; curve against Fairy-Stockfish at ${nodes[0]} nodes:"
-echo "minutes,checkpoint,score,elo" >"$out/curve.csv"
-count=${#checkpoints[@]}
-for ((p = 1; p <= points; p++)); do
-  checkpoint=${checkpoints[$(( (count - 1) * p / points ))]}
-  at=$(( ($(stat -c %Y "$checkpoint") - start) ))
-  count_here=$curve_games
-  [[ $checkpoint == "$last" ]] && count_here=$games
-  result=$(match "fs-${nodes[0]}-$(basename "$checkpoint" .pt)" "$count_here" "$checkpoint" \
-    "uci:$stockfish" --nodes "${nodes[0]}")
-  printf "  %5.1f min  %s  %s\n" "$(awk "BEGIN { print $at / 60 }")" "$(basename "$checkpoint")" "$result"
-  elo=$(sed -E 's/.*Elo +([-+0-9]+).*/\1/' <<<"$result")
-  echo "$(awk "BEGIN { print $at / 60 }"),$(basename "$checkpoint"),${result%%%*},$elo" >>"$out/curve.csv"
-done
-echo "the last checkpoint ($(basename "$last")):"
-echo "  against the material bot at $visits playouts: $(match "material-$(basename "$last" .pt)" "$games" "$last" material)"
-for n in "${nodes[@]}"; do
-  echo "  against Fairy-Stockfish at $n nodes:        $(match "fs-$n-$(basename "$last" .pt)" "$games" "$last" "uci:$stockfish" --nodes "$n")"
-done
-"$python" - "$out/curve.csv" "$out/elo_curve.png" <<'PY' || echo "(no plot)"
+# The main run: MINUTES of training, the curve and the last checkpoint's matches.
+main_run() {
+  run="$out/run"
+  config_with "" "$out/preset.toml"
+  start=$(date +%s)
+  train "$run" "$out/preset.toml"
+  mapfile -t checkpoints < <(ls "$run"/checkpoints/gen-*.pt | sort)
+  last=${checkpoints[-1]}
+  echo "trained $(( ${#checkpoints[@]} - 1 )) generations; curve against Fairy-Stockfish at ${nodes[0]} nodes:"
+  echo "minutes,checkpoint,score,elo" >"$out/curve.csv"
+  count=${#checkpoints[@]}
+  for ((p = 1; p <= points; p++)); do
+    checkpoint=${checkpoints[$(( (count - 1) * p / points ))]}
+    at=$(( ($(stat -c %Y "$checkpoint") - start) ))
+    count_here=$curve_games
+    [[ $checkpoint == "$last" ]] && count_here=$games
+    result=$(match "fs-${nodes[0]}-$(basename "$checkpoint" .pt)" "$count_here" "$checkpoint" \
+      "uci:$stockfish" --nodes "${nodes[0]}")
+    printf "  %5.1f min  %s  %s\n" "$(awk "BEGIN { print $at / 60 }")" "$(basename "$checkpoint")" "$result"
+    elo=$(sed -E 's/.*Elo +([-+0-9]+).*/\1/' <<<"$result")
+    echo "$(awk "BEGIN { print $at / 60 }"),$(basename "$checkpoint"),${result%%%*},$elo" >>"$out/curve.csv"
+  done
+  echo "the last checkpoint ($(basename "$last")):"
+  echo "  against the material bot at $visits playouts: $(match "material-$(basename "$last" .pt)" "$games" "$last" material)"
+  for n in "${nodes[@]}"; do
+    echo "  against Fairy-Stockfish at $n nodes:        $(match "fs-$n-$(basename "$last" .pt)" "$games" "$last" "uci:$stockfish" --nodes "$n")"
+  done
+  "$python" - "$out/curve.csv" "$out/elo_curve.png" <<'PY' || echo "(no plot)"
 import csv, sys
 import matplotlib
 matplotlib.use("Agg")
@@ -153,15 +159,28 @@ plt.xlabel("training minutes"); plt.ylabel("Elo against Fairy-Stockfish"); plt.g
 plt.savefig(sys.argv[2], dpi=90)
 print("plot: " + sys.argv[2])
 PY
+}
+((minutes > 0)) && main_run
 
+# The ablation: each arm trained on ABLATE_MINUTES; the first (the baseline) against the material
+# bot and Fairy-Stockfish, every later one head to head against it (its score is the arm's, so a
+# negative Elo means the switched-off technique was helping).
 minutes=$ablate_minutes
+baseline=""
+echo "ablation: $minutes min of training an arm, $ablate_games games a match" >"$out/ablation.txt"
 for change in ${ABLATE:-}; do
   name="ablate-${change//[^a-zA-Z0-9_]/_}"
   [[ $change == none ]] && change=""
   config_with "$change" "$out/$name.toml"
-  start=$(date +%s)
-  train "$out/$name" "$out/$name.toml"
+  [[ -d "$out/$name/checkpoints" ]] || train "$out/$name" "$out/$name.toml"
   checkpoint=$(ls "$out/$name"/checkpoints/gen-*.pt | sort | tail -n 1)
-  echo "ablation ${change:-none} ($minutes min): $(basename "$checkpoint") against Fairy-Stockfish at ${nodes[0]} nodes:" \
-    "$(match "$name-fs" "$games" "$checkpoint" "uci:$stockfish" --nodes "${nodes[0]}")"
+  generations=$(basename "$checkpoint" .pt)
+  if [[ -z $baseline ]]; then
+    baseline=$checkpoint
+    line="baseline ${change:-(the preset)}, $generations: against the material bot $(match "$name-material" "$ablate_games" "$checkpoint" material);"
+    line+=" against Fairy-Stockfish at ${nodes[0]} nodes $(match "$name-fs" "$ablate_games" "$checkpoint" "uci:$stockfish" --nodes "${nodes[0]}")"
+  else
+    line="${change:-none}, $generations: against the baseline $(match "$name-baseline" "$ablate_games" "$checkpoint" "$baseline")"
+  fi
+  echo "$line" | tee -a "$out/ablation.txt"
 done

@@ -35,24 +35,28 @@ Search::Search(const Position& root, Evaluator& evaluator, const SearchParams& p
 }
 
 void Search::set_position(const Position& root) {
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(tree_mutex_);
   root_ = root;
   tree_.reset(root_);
 }
 
 void Search::play(Move m) {
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(tree_mutex_);
   root_.play(m);
   tree_.advance(root_, m);
 }
 
 void Search::set_root_noise(bool on) {
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(tree_mutex_);
   tree_.set_root_noise(on);
 }
 
-void Search::begin(const SearchLimits&) {
-  std::lock_guard lock(mutex_);
+void Search::begin(const SearchLimits& limits) {
+  // A tree searched under a restriction holds proofs and visits for it alone.
+  if (restricted_ || !limits.root_moves.empty()) tree_.reset(root_);
+  restricted_ = !limits.root_moves.empty();
+  tree_.set_root_moves(limits.root_moves);
+  lines_ = std::max(1, limits.lines);
   start_visits_ = tree_.root().visits;
   playouts_ = 0;
   start_time_ = now_seconds();
@@ -69,51 +73,64 @@ bool Search::done(const SearchLimits& limits) const {
   return false;
 }
 
-int Search::gather_locked(int max_leaves, std::vector<PendingLeaf>& leaves) {
-  int count = 0;
-  for (int attempt = 0; attempt < max_leaves; ++attempt) {
+int Search::gather_leaves(int max_leaves, int max_collisions, std::vector<PendingLeaf>& leaves) {
+  int count = 0, collisions = 0, known = 0;
+  while (count + known < max_leaves) {
     if (static_cast<int>(leaves.size()) <= count) leaves.emplace_back(root_);
     PendingLeaf& leaf = leaves[count];
-    if (!tree_.select(leaf)) break;  // collision: evaluate what we have first
-    if (leaf.known) {
+    if (!tree_.select(leaf)) {
+      if (++collisions > max_collisions) break;
+      continue;
+    }
+    if (leaf.known) {  // a finished game or a proven node: backed up at once
       tree_.complete(leaf, nullptr);
-      ++playouts_;
+      ++known;
       if (tree_.root().proven) break;
       continue;
     }
     ++count;
-  }
-  return count;
-}
-
-int Search::gather(int max_leaves, std::vector<PendingLeaf>& leaves) {
-  int count;
-  {
-    std::lock_guard lock(mutex_);
-    count = gather_locked(max_leaves, leaves);
   }
   // Finished games need no evaluation: complete them now and keep the rest at the front.
   int kept = 0;
   for (int i = 0; i < count; ++i) {
     prepare(root_, leaves[i], params_.max_plies);
     if (leaves[i].outcome.over()) {
-      std::lock_guard lock(mutex_);
       tree_.complete(leaves[i], nullptr);
-      ++playouts_;
+      ++known;
     } else {
       if (kept != i) std::swap(leaves[kept], leaves[i]);
       ++kept;
     }
   }
+  if (known > 0) count_completions(known);
   return kept;
 }
 
+int Search::gather(int max_leaves, std::vector<PendingLeaf>& leaves) {
+  return gather_leaves(max_leaves, 0, leaves);
+}
+
 void Search::finish(std::span<PendingLeaf> leaves, std::span<const Evaluation> evaluations) {
-  std::lock_guard lock(mutex_);
-  for (size_t i = 0; i < leaves.size(); ++i) {
-    tree_.complete(leaves[i], &evaluations[i]);
-    ++playouts_;
+  for (size_t i = 0; i < leaves.size(); ++i) tree_.complete(leaves[i], &evaluations[i]);
+  count_completions(static_cast<int>(leaves.size()));
+}
+
+void Search::count_completions(int count) {
+  playouts_.fetch_add(count);
+  completions_.fetch_add(1);
+  if (waiting_.load() > 0) {
+    std::lock_guard lock(wait_mutex_);
+    completed_.notify_all();
   }
+}
+
+void Search::wait_for_completion(uint64_t seen) {
+  std::unique_lock lock(wait_mutex_);
+  ++waiting_;
+  // The timeout only bounds how late a time limit is noticed while every leaf is pending.
+  completed_.wait_for(lock, std::chrono::milliseconds(5),
+                      [&] { return completions_.load() != seen || stop_requested_; });
+  --waiting_;
 }
 
 void Search::worker(const SearchLimits& limits,
@@ -122,41 +139,31 @@ void Search::worker(const SearchLimits& limits,
   std::vector<PendingLeaf> leaves;
   std::vector<EvalRequest> requests;
   std::vector<Evaluation> evaluations;
-  std::vector<int> evaluated;
-  int batch = std::max(1, params_.leaves_per_batch);
-  while (true) {
-    int count;
-    {
-      std::lock_guard lock(mutex_);
-      if (done(limits)) break;
-      int budget = batch;
-      if (limits.playouts > 0)
-        budget = std::min(budget, limits.playouts - playouts_ -
-                                      tree_.root().in_flight / std::max(1, params_.virtual_loss));
-      count = gather_locked(std::max(1, budget), leaves);
+  const int batch = std::max(1, params_.leaves_per_batch);
+  while (!done(limits)) {
+    const uint64_t seen = completions_.load();
+    int budget = batch;
+    if (limits.playouts > 0)
+      budget = std::min(budget, limits.playouts - playouts_ -
+                                    tree_.root().in_flight / std::max(1, params_.virtual_loss));
+    // lc0's collision budget: a collision (a leaf another thread is evaluating) costs a
+    // selection, not the whole batch.
+    const int count = gather_leaves(std::max(1, budget), batch, leaves);
+    if (count == 0) {
+      if (completions_.load() == seen) wait_for_completion(seen);
+      continue;
     }
     requests.clear();
-    evaluated.clear();
-    for (int i = 0; i < count; ++i) {
-      prepare(root_, leaves[i], params_.max_plies);
-      if (!leaves[i].outcome.over()) {
-        requests.push_back({&leaves[i].position, &leaves[i].legal});
-        evaluated.push_back(i);
-      }
-    }
+    for (int i = 0; i < count; ++i) requests.push_back({&leaves[i].position, &leaves[i].legal});
     if (evaluations.size() < requests.size()) evaluations.resize(requests.size());
-    if (!requests.empty())
-      evaluator_.evaluate(requests, std::span(evaluations).first(requests.size()));
-    {
-      std::lock_guard lock(mutex_);
-      size_t next = 0;
-      for (int i = 0; i < count; ++i) {
-        bool has_eval = next < evaluated.size() && evaluated[next] == i;
-        tree_.complete(leaves[i], has_eval ? &evaluations[next++] : nullptr);
-        ++playouts_;
-      }
+    auto evaluated = std::span(evaluations).first(requests.size());
+    try {
+      evaluator_.evaluate(requests, evaluated);
+    } catch (...) {
+      for (int i = 0; i < count; ++i) tree_.abandon(leaves[i]);
+      throw;
     }
-    if (count == 0) std::this_thread::yield();  // another thread is evaluating what we need
+    finish(std::span(leaves).first(count), evaluated);
     if (progress) report(progress, progress_seconds);
   }
 }
@@ -166,31 +173,36 @@ void Search::report(const std::function<void(const SearchResult&)>& progress, do
   std::unique_lock lock(report_mutex_, std::try_to_lock);
   if (!lock.owns_lock() || now_seconds() < next_report_) return;
   next_report_ = now_seconds() + every;
-  progress(result());
+  progress(result_unlocked());
 }
 
 SearchResult Search::run(const SearchLimits& limits,
                          const std::function<void(const SearchResult&)>& progress,
                          double progress_seconds) {
-  begin(limits);
-  next_report_ = start_time_ + progress_seconds;
   // An evaluator that throws (a failing device, a server shut down) stops every worker; the
-  // first error is rethrown here and the tree, left with pending leaves, is started over.
+  // first error is rethrown here and the tree is started over.
   std::mutex error_mutex;
   std::exception_ptr error;
-  auto guarded = [&] {
-    try {
-      worker(limits, progress, progress_seconds);
-    } catch (...) {
-      std::lock_guard lock(error_mutex);
-      if (!error) error = std::current_exception();
-      stop_requested_ = true;
-    }
-  };
-  std::vector<std::thread> helpers;
-  for (int t = 1; t < std::max(1, params_.threads); ++t) helpers.emplace_back(guarded);
-  guarded();
-  for (std::thread& t : helpers) t.join();
+  {
+    std::shared_lock lock(tree_mutex_);
+    begin(limits);
+    next_report_ = start_time_ + progress_seconds;
+    auto guarded = [&] {
+      try {
+        worker(limits, progress, progress_seconds);
+      } catch (...) {
+        std::lock_guard error_lock(error_mutex);
+        if (!error) error = std::current_exception();
+        stop_requested_ = true;
+        std::lock_guard wait_lock(wait_mutex_);
+        completed_.notify_all();
+      }
+    };
+    std::vector<std::thread> helpers;
+    for (int t = 1; t < std::max(1, params_.threads); ++t) helpers.emplace_back(guarded);
+    guarded();
+    for (std::thread& t : helpers) t.join();
+  }
   if (error) {
     set_position(root_);
     std::rethrow_exception(error);
@@ -235,63 +247,99 @@ std::vector<int> policy_target_visits(const SearchResult& result, const SearchPa
   return visits;
 }
 
-SearchResult Search::result() const {
-  std::lock_guard lock(mutex_);
-  return result_locked();
+SearchResult Search::result() const { return result_unlocked(); }
+
+std::vector<Move> Search::line_from(int32_t node, int k) const {
+  std::vector<Move> line;
+  while (k >= 0) {
+    const int32_t c = tree_.child(node, k);
+    if (c < 0 || (tree_.node(c).visits == 0 && !tree_.node(c).proven)) break;
+    line.push_back(tree_.edge(node, k).move);
+    node = c;
+    k = tree_.best_edge(node);
+  }
+  return line;
 }
 
-SearchResult Search::result_locked() const {
+// Reads the tree's atomics as they stand: safe while threads search (the figures of a running
+// search are a moment's), not while play() or set_position() change the tree.
+SearchResult Search::result_unlocked() const {
   SearchResult r;
   const Node& root = tree_.root();
-  int seat = root.seat;
-  for (int k = 0; k < root.child_count; ++k) {
-    const Node& c = tree_.node(root.first_child + k);
-    r.children.push_back({c.move, c.visits, tree_.value_of(c, seat), c.prior, c.proven});
+  const int seat = root.seat;
+  for (int k = 0; k < tree_.edge_count(0); ++k) {
+    const Edge& e = tree_.edge(0, k);
+    const int32_t c = tree_.child(0, k);
+    r.children.push_back({e.move, c < 0 ? 0 : tree_.node(c).visits.load(),
+                          tree_.value_of_child(0, k, seat), e.prior,
+                          c >= 0 && tree_.node(c).proven});
   }
   std::stable_sort(r.children.begin(), r.children.end(),
                    [](const ChildStats& a, const ChildStats& b) { return a.visits > b.visits; });
-  int32_t best = tree_.best_child(0);
-  if (best >= 0) r.best = tree_.node(best).move;
-  for (int32_t n = best; n >= 0 && (tree_.node(n).visits > 0 || tree_.node(n).proven);
-       n = tree_.best_child(n))
-    r.principal_variation.push_back(tree_.node(n).move);
+  const int best = tree_.best_edge(0);
+  if (best >= 0) r.best = tree_.edge(0, best).move;
+  r.principal_variation = line_from(0, best);
+  const std::vector<int> ranked = tree_.ranked_edges(0);
+  for (size_t i = 0; i < ranked.size() && static_cast<int>(i) < lines_; ++i) {
+    const int k = ranked[i];
+    const int32_t c = tree_.child(0, k);
+    SearchLine line;
+    line.move = tree_.edge(0, k).move;
+    line.value = tree_.value_of_child(0, k, seat);
+    line.wdl = wdl_from_score(line.value);
+    if (c >= 0) {
+      line.visits = tree_.node(c).visits;
+      line.proven = tree_.node(c).proven;
+      line.moves_left = tree_.moves_left_of(tree_.node(c)) + 1;
+    }
+    line.pv = line_from(0, k);
+    if (line.pv.empty()) line.pv.push_back(line.move);
+    r.lines.push_back(std::move(line));
+  }
   for (int s = 0; s < root_.variant().seat_count(); ++s) r.value[s] = tree_.value_of(root, s);
   r.wdl = wdl_from_score(r.value[seat]);
   r.proven = root.proven;
   r.moves_left = tree_.moves_left_of(root);
   // A proven root keeps the distance of its first proof; the move played may prove a quicker
   // win found since.
-  if (root.proven && best >= 0 && tree_.node(best).proven)
-    r.moves_left = static_cast<float>(tree_.node(best).proof_plies + 1);
+  const int32_t best_node = best >= 0 ? tree_.child(0, best) : -1;
+  if (root.proven && best_node >= 0 && tree_.node(best_node).proven)
+    r.moves_left = static_cast<float>(tree_.node(best_node).proof_plies + 1);
   r.root_visits = root.visits;
   r.playouts = playouts_;
   r.seconds = now_seconds() - start_time_;
   r.tree_nodes = tree_.size();
+  r.tree_bytes = tree_.bytes();
   return r;
 }
 
 Move Search::choose_move(float temperature, std::mt19937_64& rng) const {
-  std::lock_guard lock(mutex_);
-  int32_t best = tree_.best_child(0);
+  std::shared_lock lock(tree_mutex_);
+  const int best = tree_.best_edge(0);
   if (best < 0) return Move();
-  const Node& b = tree_.node(best);
-  int seat = tree_.root().seat;
-  if (temperature <= 0 || (b.proven && b.exact[seat] >= kBestScore)) return b.move;
-  const Node& root = tree_.root();
-  std::vector<double> weights(root.child_count);
+  const Move best_move = tree_.edge(0, best).move;
+  const int seat = tree_.root().seat;
+  const int32_t best_node = tree_.child(0, best);
+  if (temperature <= 0 || (best_node >= 0 && tree_.node(best_node).proven &&
+                           tree_.node(best_node).exact[seat] >= kBestScore))
+    return best_move;
+  const int count = tree_.edge_count(0);
+  std::vector<double> weights(count);
   double total = 0;
-  for (int k = 0; k < root.child_count; ++k) {
-    const Node& c = tree_.node(root.first_child + k);
-    bool lost = c.proven && c.exact[seat] <= kWorstScore;
-    if (!lost && c.visits > 0) total += weights[k] = std::pow(c.visits, 1.0 / temperature);
+  for (int k = 0; k < count; ++k) {
+    const int32_t c = tree_.child(0, k);
+    if (c < 0) continue;
+    const Node& n = tree_.node(c);
+    bool lost = n.proven && n.exact[seat] <= kWorstScore;
+    if (!lost && n.visits > 0) total += weights[k] = std::pow(n.visits, 1.0 / temperature);
   }
-  if (total <= 0) return b.move;
+  if (total <= 0) return best_move;
   std::uniform_real_distribution<double> pick(0, total);
   double x = pick(rng);
-  for (int k = 0; k < root.child_count; ++k) {
-    if ((x -= weights[k]) <= 0 && weights[k] > 0) return tree_.node(root.first_child + k).move;
+  for (int k = 0; k < count; ++k) {
+    if ((x -= weights[k]) <= 0 && weights[k] > 0) return tree_.edge(0, k).move;
   }
-  return b.move;
+  return best_move;
 }
 
 }  // namespace fairyzero

@@ -1,15 +1,19 @@
-// The search tree: nodes in one arena, PUCT selection over per-seat value vectors, expansion,
-// backup with virtual loss, and proof of won and lost positions (an MCTS-solver). Not
-// thread-safe: Search guards it with a mutex.
+// The search tree: PUCT selection over per-seat value vectors, expansion, backup with virtual
+// loss, and proof of won and lost positions (an MCTS-solver). Threads select, complete and
+// back up at once without a lock (KataGo's design): node statistics are atomic, a node is
+// expanded by the one thread that claimed it, and nodes never move (a chunked arena).
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <vector>
 
 #include "core/position.h"
+#include "mcts/chunked_arena.h"
 #include "mcts/evaluator.h"
 
 namespace fairyzero {
@@ -70,23 +74,36 @@ inline float root_noise_alpha(const SearchParams& params, int moves) {
                                                        : params.dirichlet_alpha;
 }
 
+// A move from an expanded node: compact, with the child node made on its first visit (lc0).
+struct Edge {
+  Move move;
+  float prior = 0;                 // after softmax (and noise at the root)
+  std::atomic<int32_t> child{-1};  // the node below, -1 while unvisited
+};
+
 struct Node {
-  Move move;        // the move from the parent
-  float prior = 0;  // after softmax (and noise at the root)
+  enum State : uint8_t { kUnexpanded, kPending, kExpanded, kTerminal };
+  Move move;  // the move from the parent
   int32_t parent = -1;
-  int32_t first_child = -1;
-  uint16_t child_count = 0;
-  uint8_t seat = 0;  // seat to move in this node's position
-  enum State : uint8_t { kUnexpanded, kPending, kExpanded, kTerminal } state = kUnexpanded;
-  bool proven = false;  // value is exact (a finished game, or proven by the children)
-  int32_t visits = 0;
-  int32_t in_flight = 0;
-  std::array<float, kMaxSeats> value_sum{};
-  std::array<float, kMaxSeats> exact{};  // the exact value when proven
+  // The node's edges, set by the thread that expanded it before it publishes kExpanded.
+  int32_t first_edge = -1;
+  uint16_t edge_count = 0;
+  std::atomic<uint8_t> seat{0};  // seat to move in this node's position (once expanded)
+  std::atomic<State> state{kUnexpanded};
+  std::atomic<bool> proven{false};  // exact below is set (a finished game, or proven)
+  std::atomic<int32_t> visits{0};
+  std::atomic<int32_t> in_flight{0};
+  std::array<std::atomic<float>, kMaxSeats> value_sum{};
   // Plies left to the game's end: the sum of the backed-up predictions (over `visits`), and
   // when proven the exact count along the proof (the quickest win, the slowest loss).
-  float moves_left_sum = 0;
+  std::atomic<float> moves_left_sum{0};
+  std::array<float, kMaxSeats> exact{};  // the exact value, once proven
   int32_t proof_plies = 0;
+  std::atomic_flag proof_lock;  // taken to prove the node, so it is proven once
+
+  // A fresh node (arena slots are reused after a reset).
+  void reset(Move from_parent, int32_t parent_index);
+  bool expanded() const { return state.load(std::memory_order_acquire) == kExpanded; }
 };
 
 // A leaf chosen for evaluation. `position` is the leaf's position; `path` runs from the root.
@@ -94,7 +111,7 @@ struct PendingLeaf {
   int32_t node = -1;
   bool known = false;  // a finished or proven node: complete it without evaluation
   std::vector<int32_t> path;
-  std::vector<Move> moves;  // the moves from the root, for replaying outside the tree's lock
+  std::vector<Move> moves;  // the moves from the root, replayed outside the tree
   Position position;
   MoveList legal;
   Outcome outcome;
@@ -105,53 +122,88 @@ class SearchTree {
  public:
   SearchTree(const SearchParams& params, int seats);
 
-  // Starts over from a position (drops the tree).
+  // Starts over from a position (drops the tree). These two, with set_root_noise, only while no
+  // other thread uses the tree.
   void reset(const Position& root);
   // Keeps the subtree below `m` as the new tree when `m` was a root child; else starts over.
   void advance(const Position& new_root, Move m);
+  // Root noise on or off from the next root expansion (or reuse) on.
+  void set_root_noise(bool on) { params_.root_noise = on; }
+  // Only these root moves are searched, chosen and proven by (UCI searchmoves, XBoard
+  // exclude); empty: all. A proof under a restriction holds for it alone: start over after.
+  void set_root_moves(std::vector<Move> moves) { root_moves_ = std::move(moves); }
 
   // Walks from the root to a leaf, applying virtual loss, and records the path and its moves in
   // `leaf` (the caller plays them on leaf.position). Returns false on a collision (the leaf is
-  // already pending evaluation by someone else); then no virtual loss remains.
+  // already pending evaluation by another caller); then no virtual loss remains. Any thread.
   bool select(PendingLeaf& leaf);
-  // Finishes a leaf: expands it with the evaluation (or as a finished game when `eval` is null)
-  // and backs its value up the path.
+  // Finishes a selected leaf: expands it with the evaluation (or as a finished game when `eval`
+  // is null), backs its value up the path and proves what it can. Any thread.
   void complete(PendingLeaf& leaf, const Evaluation* eval);
   // Takes back the virtual loss of a selected leaf that will not be completed.
   void abandon(const PendingLeaf& leaf);
 
-  // Root noise on or off from the next root expansion (or reuse) on.
-  void set_root_noise(bool on) { params_.root_noise = on; }
+  const Node& node(int32_t i) const { return (*nodes_)[i]; }
+  const Node& root() const { return (*nodes_)[0]; }
+  // The edges of a node: none until it is expanded.
+  int edge_count(int32_t node) const;
+  const Edge& edge(int32_t node, int k) const { return (*edges_)[(*nodes_)[node].first_edge + k]; }
+  // The node below edge k, or -1 while that move is unvisited; make_child makes it if needed.
+  int32_t child(int32_t node, int k) const {
+    return edge(node, k).child.load(std::memory_order_acquire);
+  }
+  int32_t make_child(int32_t node, int k);
+  // Nodes made, and the memory the tree holds.
+  size_t size() const { return static_cast<size_t>(nodes_->size()); }
+  size_t bytes() const { return nodes_->bytes() + edges_->bytes(); }
 
-  const Node& node(int32_t i) const { return nodes_[i]; }
-  const Node& root() const { return nodes_[0]; }
-  size_t size() const { return nodes_.size(); }
-
-  // The child of `parent` the search would rather play: proven wins first, then visits, then
-  // value; -1 when there is none.
-  int32_t best_child(int32_t parent) const;
+  // The edge of `parent` the search would rather play: proven wins first, then visits, then
+  // value; -1 when there is none. ranked_edges: all of them in that order.
+  int best_edge(int32_t parent) const;
+  std::vector<int> ranked_edges(int32_t parent) const;
   // Mean value of a node for a seat, or its exact value when proven.
   float value_of(const Node& n, int seat) const;
+  // The same for the node below an edge: 1/2 while unvisited.
+  float value_of_child(int32_t parent, int k, int seat) const;
   // Plies the node's position has left to the game's end: exact when proven, else the mean
   // prediction (0 when the evaluator predicts none).
   float moves_left_of(const Node& n) const;
 
  private:
-  int32_t select_child(int32_t parent) const;
+  // What best_edge compares of an edge's child.
+  struct Candidate {
+    bool proven = false;
+    float exact = 0.5f;  // for the mover, when proven
+    int32_t plies = 0;
+    int visits = 0;
+    float value = 0.5f;
+  };
+  Candidate candidate(int32_t parent, int k, int seat) const;
+  static bool better(const Candidate& c, const Candidate& b);
+  bool allowed(int32_t parent, int k) const;
+  Node& mutable_node(int32_t i) { return (*nodes_)[i]; }
+  Edge& mutable_edge(int32_t node, int k) { return (*edges_)[(*nodes_)[node].first_edge + k]; }
+  int select_edge(int32_t parent) const;
+  void expand(PendingLeaf& leaf, const Evaluation& eval);
   void backup(const std::vector<int32_t>& path, const std::array<float, kMaxSeats>& value,
               float moves_left);
-  // The moves-left utility of `child` whose value for the mover is q (moves_left_slope).
+  // The moves-left utility of a child whose value for the mover is q (moves_left_slope).
   float moves_left_utility(const Node& parent, const Node& child, float q) const;
   void propagate_proof(const std::vector<int32_t>& path);
-  void copy_subtree(const std::vector<Node>& from, int32_t root);
+  // Copies the subtree under `from_root` of the given arenas into this tree's (empty) ones.
+  void copy_subtree(const ChunkedArena<Node>& nodes, const ChunkedArena<Edge>& edges,
+                    int32_t from_root);
   // Mixes Dirichlet noise into the root priors (once per root, when it is expanded).
   void add_root_noise(std::mt19937_64& rng);
 
   SearchParams params_;
   int seats_;
-  std::vector<Node> nodes_;
+  // Behind pointers so that tree reuse copies a subtree into new arenas and drops the old.
+  std::unique_ptr<ChunkedArena<Node>> nodes_;
+  std::unique_ptr<ChunkedArena<Edge>> edges_;
   bool noise_added_ = false;
-  bool moves_left_known_ = false;  // an evaluation has predicted plies left
+  std::vector<Move> root_moves_;
+  std::atomic<bool> moves_left_known_{false};  // an evaluation has predicted plies left
   std::mt19937_64 rng_;
 };
 

@@ -27,6 +27,22 @@ grep -q -- "--set SECTION.KEY=VALUE" <<<"$out" || fail "uci --help lacks --set"
 expect_status 0 "$bin" balance --help
 grep -q -- "--material-every N" <<<"$out" || fail "balance --help lacks --material-every"
 
+# analyse: the best moves of one search, the mate first and proven; four seats too.
+expect_status 0 "$bin" analyse chess --fen "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1" --visits 500 \
+  --lines 3
+grep -q "^   1 a1a8 .*(proven)$" <<<"$out" || fail "analyse: the mate is not the first line, proven"
+[[ $(grep -c "^ *[0-9]* [a-h][1-8][a-h][1-8] " <<<"$out") -eq 3 ]] || fail "analyse --lines 3"
+expect_status 0 "$bin" analyse chess --moves "e2e4 e7e5" --visits 100 --lines 1
+grep -q "^rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2, white to move" <<<"$out" ||
+  fail "analyse --moves did not play the moves"
+expect_status 2 "$bin" analyse chess --moves "e2e5"
+grep -q "e2e5" <<<"$out" || fail "an illegal analyse move is not named"
+expect_status 0 "$bin" analyse irwell --visits 200 --lines 2
+grep -q "to move" <<<"$out" || fail "analyse does not say who moves in irwell"
+[[ $(grep -c "^ *[0-9]* [a-z0-9]* *[0-9]* *[0-9.]*%" <<<"$out") -eq 2 ]] ||
+  fail "analyse irwell --lines 2"
+expect_status 2 "$bin" analyse chess --lines 0
+
 expect_status 0 "$bin" perft chess 3 --fen "8/8/8/8/8/8/8/K6k w - - 0 1"
 spaced=$(grep "Nodes searched" <<<"$out")
 expect_status 0 "$bin" perft chess 3 "--fen=8/8/8/8/8/8/8/K6k w - - 0 1"

@@ -91,6 +91,33 @@ legal chess "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1" "$(best
   fail "after an illegal move the position is not the last legal one"
 grep -q "^readyok$" <<<"$out" || fail "no readyok after bad input"
 
+# Analysis: MultiPV lines (distinct moves, best first), wdl summing to 1000, searchmoves.
+out=$(feed uci "setoption name MultiPV value 3" "setoption name UCI_ShowWDL value true" \
+  "position startpos" "go nodes 300" | timeout 10 "$bin" uci material --variant chess 2>&1)
+last=$(grep -n '^info .* multipv 1 ' <<<"$out" | tail -1 | cut -d: -f1)
+[[ -n $last ]] || fail "no multipv lines"
+final=$(tail -n +"$last" <<<"$out" | grep '^info .* multipv ')
+[[ $(wc -l <<<"$final") -eq 3 ]] || fail "MultiPV 3 did not report three lines"
+firsts=$(sed -E 's/.* pv ([^ ]*).*/\1/' <<<"$final" | sort -u | wc -l)
+[[ $firsts -eq 3 ]] || fail "the MultiPV lines do not start with three different moves"
+[[ $(sed -E 's/.* pv ([^ ]*).*/\1/' <<<"$final" | head -1) == "$(bestmove)" ]] ||
+  fail "the first MultiPV line is not the move played"
+while read -r w d l; do
+  (( w + d + l == 1000 )) || fail "wdl $w $d $l does not sum to 1000"
+done < <(sed -E 's/.* wdl ([0-9]+) ([0-9]+) ([0-9]+) .*/\1 \2 \3/' <<<"$final")
+out=$(feed uci "position startpos" "go nodes 300 searchmoves a2a3 h2h4 e2e5" |
+  timeout 10 "$bin" uci material --variant chess 2>&1)
+[[ $(bestmove) == a2a3 || $(bestmove) == h2h4 ]] || fail "searchmoves played $(bestmove)"
+grep -q "^info string error: go searchmoves: e2e5 is not a legal move here" <<<"$out" ||
+  fail "an illegal searchmoves move is not reported"
+out=$(feed uci "setoption name MultiPV value 2" "position startpos" "go nodes 200 searchmoves a2a3" \
+  "go nodes 200" | timeout 10 "$bin" uci material --variant chess 2>&1)
+[[ $(grep -c '^bestmove ' <<<"$out") -eq 2 ]] || fail "no answer after a restricted search"
+[[ $(grep '^bestmove ' <<<"$out" | head -1) == "bestmove a2a3" ]] || fail "searchmoves a2a3 not played"
+second=$(grep -n '^bestmove ' <<<"$out" | head -1 | cut -d: -f1)
+[[ $(tail -n +"$second" <<<"$out" | grep -c '^info .* multipv 2 ') -gt 0 ]] ||
+  fail "the restriction outlived its search (one root move only)"
+
 # An exported bot: a tiny untrained network in a fake run folder.
 mkdir -p "$work/run/checkpoints"
 "$bin" new-network chess --out "$work/run/checkpoints/gen-0001.pt" --blocks 1 --filters 8 \

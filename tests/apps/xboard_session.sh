@@ -30,7 +30,7 @@ legal() { "$bin" perft "$1" --fen "$2" 1 --divide | grep -q "^$3: "; }
 out=$(feed xboard "protover 2" new "usermove e2e4" "ping 5" |
   timeout 10 "$bin" xboard material --variant chess --playouts 200 2>&1)
 features=$(grep '^feature ' <<<"$out") || fail "no features"
-for f in ping=1 setboard=1 usermove=1 san=0 time=1 sigint=0 sigterm=0 colors=0 analyze=0 \
+for f in ping=1 setboard=1 usermove=1 san=0 time=1 sigint=0 sigterm=0 colors=0 analyze=1 exclude=1 \
   'myname="FairyZero material"' 'variants="normal"'; do
   grep -qF " $f " <<<"$features " || fail "feature $f missing"
 done
@@ -85,6 +85,24 @@ grep -q "^piece K& KO2$" <<<"$out" || fail "the King's piece line lacks castling
 grep -q "^piece H& RFN$" <<<"$out" || fail "no piece line for the Heavy pieces"
 grep -q "^Illegal move" <<<"$out" && fail "XBoard's a2a3 (0-based ranks) was refused"
 grep -q "^move [a-l][0-9][a-l][0-9]$" <<<"$out" || fail "the engine's move is not in XBoard's coordinates"
+
+# Analysis mode: thinking output without moves, restarted after a move; exclusions obeyed.
+out=$(feed xboard "protover 2" new force analyze "sleep 0.5" "usermove e2e4" "sleep 0.5" \
+  "exclude all" "include d7d5" "sleep 0.5" exit "ping 9" "sleep 0.2" |
+  timeout 10 "$bin" xboard material --variant chess 2>&1)
+grep -q "^move " <<<"$out" && fail "the engine moved in analysis mode"
+grep -q "^pong 9$" <<<"$out" || fail "no pong after leaving analysis mode"
+grep -q "^[0-9]* -\?[0-9]* [0-9]* [0-9]* [a-h][1-8][a-h][1-8]" <<<"$out" || fail "no thinking output"
+tail_after=$(grep -n "telluser every move" <<<"$out" | tail -1 | cut -d: -f1)
+[[ -n $tail_after ]] || fail "excluding every move was not reported"
+last_pv=$(grep "^[0-9]* -\?[0-9]* [0-9]* [0-9]* " <<<"$out" | tail -1 | cut -d' ' -f5)
+[[ $last_pv == d7d5 ]] || fail "with all but d7d5 excluded the analysis shows $last_pv"
+out=$(feed xboard "protover 2" new "usermove e2e4" "sleep 0.5" |
+  timeout 10 "$bin" xboard material --variant chess --playouts 100 2>&1)
+reply=$(engine_move)
+out=$(feed xboard "protover 2" new force "usermove e2e4" "exclude $reply" go "sleep 0.5" |
+  timeout 10 "$bin" xboard material --variant chess --playouts 100 2>&1)
+[[ $(engine_move) != "$reply" && -n $(engine_move) ]] || fail "the engine played the excluded $reply"
 
 # An exported bot of a small fairy variant, selected as XBoard's catch-all "fairy".
 mkdir -p "$work/run/checkpoints"

@@ -112,7 +112,7 @@ const MateCase kMates[] = {
 INSTANTIATE_TEST_SUITE_P(Mates, FindsMate,
                          ::testing::Combine(::testing::ValuesIn(kMates),
                                             ::testing::Values("uniform", "material"),
-                                            ::testing::Values(1, 2)),
+                                            ::testing::Values(1, 2, 4)),
                          case_name);
 
 }  // namespace

@@ -78,7 +78,7 @@ TEST(SearchTree, BackupAddsEachSeatsValueAlongThePath) {
   e.moves_left = 10;
   tree.complete(leaf, &e);
   EXPECT_EQ(tree.root().visits, 1);
-  EXPECT_EQ(tree.root().child_count, 20);
+  EXPECT_EQ(tree.edge_count(0), 20);
   ASSERT_TRUE(tree.select(leaf));
   ASSERT_EQ(leaf.path.size(), 2u);
   EXPECT_EQ(tree.root().in_flight, 1) << "virtual loss while the leaf is pending";

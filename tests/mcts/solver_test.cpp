@@ -32,8 +32,8 @@ class HandTree {
     return p;
   }
   SearchTree& tree() { return tree_; }
-  int32_t child(int k) const { return tree_.root().first_child + k; }
-  int children() const { return tree_.root().child_count; }
+  int32_t child(int k) { return tree_.make_child(0, k); }
+  int children() const { return tree_.edge_count(0); }
   // Ends the game at root child k with these individual scores (as a checkmate), `times` visits.
   void finish(int k, std::array<double, kMaxSeats> individual, int times = 1) {
     for (int t = 0; t < times; ++t) {
@@ -68,26 +68,26 @@ TEST(SolverIndividualScoring, ATiedFirstDoesNotProveThePositionAlone) {
   hand.finish(1, {1.0, 1.0 / 3, 2.0 / 3, 0.0});
   EXPECT_TRUE(hand.tree().root().proven) << "the sole first is the best there is";
   EXPECT_FLOAT_EQ(hand.tree().root().exact[0], 1.0f);
-  EXPECT_EQ(hand.tree().best_child(0), hand.child(1));
+  EXPECT_EQ(hand.tree().best_edge(0), 1);
 }
 
 TEST(SolverIndividualScoring, AProvenTiedFirstBeatsAMoreVisitedProvenDraw) {
   HandTree hand(individual_four_seats());
   hand.finish(0, {5.0 / 6, 1.0 / 6, 5.0 / 6, 1.0 / 6});
   hand.finish(1, {0.5, 0.5, 0.5, 0.5}, 20);
-  EXPECT_EQ(hand.tree().best_child(0), hand.child(0))
+  EXPECT_EQ(hand.tree().best_edge(0), 0)
       << "proven outcomes are compared by their worth to the mover, not by visits";
   for (int k = 2; k < hand.children(); ++k) hand.finish(k, {1.0 / 6, 5.0 / 6, 1.0 / 6, 5.0 / 6});
   ASSERT_TRUE(hand.tree().root().proven) << "every child proven";
   EXPECT_FLOAT_EQ(hand.tree().root().exact[0], 5.0f / 6);
   EXPECT_FLOAT_EQ(hand.tree().root().exact[1], 1.0f / 6);
-  EXPECT_EQ(hand.tree().best_child(0), hand.child(0));
+  EXPECT_EQ(hand.tree().best_edge(0), 0);
 }
 
 TEST(SolverIndividualScoring, AProvenLastPlaceComesAfterAnUnknownMove) {
   HandTree hand(individual_four_seats());
   hand.finish(0, {0.0, 1.0, 1.0 / 3, 2.0 / 3}, 30);
-  EXPECT_NE(hand.tree().best_child(0), hand.child(0));
+  EXPECT_NE(hand.tree().best_edge(0), 0);
   EXPECT_FALSE(hand.tree().root().proven);
 }
 
@@ -112,11 +112,10 @@ TEST(Solver, OfTwoProvenWinsTheQuickerIsPlayed) {
     e.value = {0.9f, 0.1f};
     tree.complete(leaf, &e);
   }
-  const Node& a = tree.node(hand.child(0));
-  for (int k = 0; k < a.child_count; ++k) {
+  for (int k = 0; k < tree.edge_count(hand.child(0)); ++k) {
     PendingLeaf leaf(root);
-    leaf.path = {0, hand.child(0), a.first_child + k};
-    leaf.node = a.first_child + k;
+    leaf.node = tree.make_child(hand.child(0), k);
+    leaf.path = {0, hand.child(0), leaf.node};
     leaf.position = after;
     leaf.position.play(tree.node(leaf.node).move);
     leaf.outcome.termination = Termination::kCheckmate;
@@ -128,9 +127,8 @@ TEST(Solver, OfTwoProvenWinsTheQuickerIsPlayed) {
   ASSERT_TRUE(tree.root().proven);
   EXPECT_EQ(tree.root().proof_plies, 2);
   hand.finish(5, {1.0, 0.0});
-  EXPECT_EQ(tree.best_child(0), hand.child(5)) << "the win in one ply";
-  EXPECT_EQ(tree.best_child(hand.child(0)), tree.node(hand.child(0)).first_child)
-      << "a lost side's replies all end at once: any";
+  EXPECT_EQ(tree.best_edge(0), 5) << "the win in one ply";
+  EXPECT_EQ(tree.best_edge(hand.child(0)), 0) << "a lost side's replies all end at once: any";
 }
 
 // An evaluator that predicts few plies left below 1. e4, many below 1. d4 and 30 elsewhere (a

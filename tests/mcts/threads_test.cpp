@@ -3,7 +3,9 @@
 // data race fails the run.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <thread>
+#include <vector>
 
 #include "core/variant_loader.h"
 #include "mcts/basic_evaluators.h"
@@ -80,6 +82,71 @@ class FailingEvaluator : public Evaluator {
   std::atomic<int> calls_{0};
   UniformEvaluator uniform_;
 };
+
+// Threads driving one tree with no lock, as Search's workers do; then every node's statistics
+// are checked against its children's: nothing lost or doubled, nothing left in flight.
+void search_tree_with_threads(SearchTree& tree, const Position& root, Evaluator& evaluator,
+                              int threads, int playouts) {
+  std::atomic<int> done{0};
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t)
+    workers.emplace_back([&] {
+      PendingLeaf leaf(root);
+      Evaluation eval;
+      while (done.load() < playouts && !tree.root().proven) {
+        if (!tree.select(leaf)) continue;
+        if (leaf.known) {
+          tree.complete(leaf, nullptr);
+        } else {
+          leaf.position = root;
+          for (Move m : leaf.moves) leaf.position.play(m);
+          leaf.position.legal_moves(leaf.legal);
+          leaf.outcome = leaf.position.outcome(leaf.legal);
+          if (leaf.outcome.over()) {
+            tree.complete(leaf, nullptr);
+          } else {
+            EvalRequest request{&leaf.position, &leaf.legal};
+            evaluator.evaluate({&request, 1}, {&eval, 1});
+            tree.complete(leaf, &eval);
+          }
+        }
+        ++done;
+      }
+    });
+  for (std::thread& w : workers) w.join();
+}
+
+TEST(SearchThreads, VisitsAndValuesAddUpAfterAThreadedSearch) {
+  for (const char* name : {"chess", "very-heavy-chess"}) {
+    VariantPtr v = find_variant(name);
+    MaterialEvaluator material(*v);
+    SearchParams params;
+    SearchTree tree(params, 2);
+    Position root(v);
+    tree.reset(root);
+    search_tree_with_threads(tree, root, material, 4, 4000);
+    int expanded = 0;
+    for (int32_t i = 0; i < static_cast<int32_t>(tree.size()); ++i) {
+      const Node& n = tree.node(i);
+      EXPECT_EQ(n.in_flight, 0) << name << " node " << i;
+      // Each visit backs up one value for each seat, and the two seats' values sum to one.
+      EXPECT_NEAR(n.value_sum[0] + n.value_sum[1], n.visits, 1e-2 * n.visits + 1e-3) << name;
+      if (tree.edge_count(i) == 0) continue;
+      ++expanded;
+      int below = 0;
+      for (int k = 0; k < tree.edge_count(i); ++k)
+        if (tree.child(i, k) >= 0) below += tree.node(tree.child(i, k)).visits;
+      // Its own evaluation, then one visit through a child for each later one (a proven node
+      // also takes visits itself).
+      if (n.proven)
+        EXPECT_GE(n.visits, 1 + below) << name << " node " << i;
+      else
+        EXPECT_EQ(n.visits, 1 + below) << name << " node " << i;
+    }
+    EXPECT_GT(expanded, 100) << name;
+    EXPECT_GE(tree.root().visits, 4000) << name;
+  }
+}
 
 TEST(SearchThreads, EvaluatorErrorReachesTheCallerAndTheSearchRecovers) {
   VariantPtr v = find_variant("chess");

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "core/errors.h"
+#include "mcts/evaluation_cache.h"
 #include "mcts/inference_server.h"
 #include "nn/network_config.h"
 #include "nn/network_evaluator.h"
@@ -103,6 +104,44 @@ TEST(InferenceServer, WrapsTheNetworkWithTwoServerThreads) {
   run_clients(server, *network, batch, 4, 1e-4f);
   EXPECT_GT(server.stats().mean_batch(), 1.0);
   EXPECT_NE(server.name().find("network"), std::string::npos);
+}
+
+// The cache in front of a real network: its answers are the network's, once computed; and the
+// start position reached again after four knight moves is a new row (repetition and game length
+// planes), so a new key.
+TEST(CachedEvaluator, AnswersAsTheNetworkDoesAndKeysOnWhatTheEncoderReads) {
+  VariantPtr v = variant("chess");
+  Batch batch(v, 2, 40);
+  auto network = make_network(kTiny, Encoder(v).network_shape());
+  NetworkEvaluator direct(v, network);
+  std::vector<Evaluation> expected(batch.requests.size());
+  direct.evaluate(batch.requests, expected);
+  CachingEvaluator cached =
+      with_evaluation_cache(std::make_unique<NetworkEvaluator>(v, network), 16 << 20);
+  ASSERT_TRUE(cached.cache);
+  auto& caching = static_cast<CachedEvaluator&>(*cached.evaluator);
+  for (int round = 0; round < 2; ++round) {
+    std::vector<Evaluation> first(batch.requests.size()), again(batch.requests.size());
+    caching.evaluate(batch.requests, first);
+    caching.evaluate(batch.requests, again);
+    for (size_t i = 0; i < first.size(); ++i) {
+      ASSERT_EQ(first[i].policy_logits, again[i].policy_logits) << "a hit is the entry itself";
+      ASSERT_EQ(first[i].value, again[i].value);
+      ASSERT_EQ(first[i].policy_logits.size(), expected[i].policy_logits.size());
+      for (size_t k = 0; k < first[i].policy_logits.size(); ++k)
+        ASSERT_NEAR(first[i].policy_logits[k], expected[i].policy_logits[k], 1e-4);
+      ASSERT_NEAR(first[i].value[0], expected[i].value[0], 1e-4);
+    }
+  }
+  EXPECT_GE(cached.cache->stats().hit_rate(), 0.7) << "three of four lookups repeat";
+  Position start(v), back(v);
+  for (const char* m : {"g1f3", "g8f6", "f3g1", "f6g8"}) back.play(back.parse_move(m));
+  ASSERT_EQ(back.hash(), start.hash());
+  MoveList start_legal, back_legal;
+  start.legal_moves(start_legal);
+  back.legal_moves(back_legal);
+  EXPECT_NE(caching.key_of({&start, &start_legal}), caching.key_of({&back, &back_legal}));
+  EXPECT_EQ(caching.key_of({&start, &start_legal}), caching.key_of({&start, &start_legal}));
 }
 
 }  // namespace
