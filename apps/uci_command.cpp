@@ -56,6 +56,11 @@ class UciEngine {
   void set_option(std::istringstream& in);
   void set_position(std::istringstream& in);
   void go(std::istringstream& in);
+  // Searches the current position: until stop() when infinite, else within `limits`.
+  void start_search(const SearchLimits& limits, bool infinite);
+  // The opponent played the move pondered on: the search goes on, now within the limits the
+  // `go ponder` gave (the tree it grew is kept), and answers when they are reached.
+  void ponder_hit();
   // The last search, if any, ends and reports before the game or settings change.
   void finish_search() {
     session_.stop();
@@ -75,6 +80,8 @@ class UciEngine {
   int multipv_ = 1;
   bool show_wdl_ = false;
   bool infinite_ = false;
+  bool pondering_ = false;
+  SearchLimits ponder_limits_;  // the limits of a `go ponder`, for after ponderhit
 };
 
 bool UciEngine::handle(const std::string& line) {
@@ -106,8 +113,11 @@ bool UciEngine::dispatch(const std::string& command, std::istringstream& in) {
   } else if (command == "go") {
     finish_search();
     go(in);
-  } else if (command == "stop" || command == "ponderhit") {
-    session_.stop();  // ponderhit: pondering runs as an infinite search; answer now
+  } else if (command == "stop") {
+    pondering_ = false;
+    session_.stop();
+  } else if (command == "ponderhit") {
+    ponder_hit();
   } else if (command == "quit") {
     session_.abort();
     return false;
@@ -133,6 +143,7 @@ void UciEngine::identify() {
             " min 1 max 1000000000");
   out_.line("option name Move Overhead type spin default " + std::to_string(move_overhead_ms_) +
             " min 0 max 10000");
+  out_.line("option name Ponder type check default false");
   out_.line("option name MultiPV type spin default 1 min 1 max 256");
   out_.line("option name UCI_ShowWDL type check default false");
   // The search parameters a bot's search.toml sets, by the same keys (numbers as strings: UCI
@@ -181,6 +192,8 @@ void UciEngine::set_option(std::istringstream& in) {
     if (auto n = number(1, 1000000000)) playouts_ = *n;
   } else if (key == "move overhead") {
     if (auto n = number(0, 10000)) move_overhead_ms_ = *n;
+  } else if (key == "ponder") {
+    // The GUI says it may send `go ponder`; nothing to set up for it.
   } else if (key == "multipv") {
     if (auto n = number(1, 256)) multipv_ = *n;
   } else if (key == "uci_showwdl") {
@@ -238,7 +251,7 @@ void UciEngine::go(std::istringstream& in) {
   SearchLimits limits;
   double clock[2] = {-1, -1}, increment[2] = {0, 0};
   int moves_to_go = 0;
-  bool infinite = false;
+  bool infinite = false, ponder = false;
   std::string word;
   auto read_number = [&](const std::string& key) -> std::optional<long long> {
     std::string text;
@@ -248,8 +261,10 @@ void UciEngine::go(std::istringstream& in) {
     return n;
   };
   while (in >> word) {
-    if (word == "infinite" || word == "ponder") {
+    if (word == "infinite") {
       infinite = true;
+    } else if (word == "ponder") {
+      ponder = true;
     } else if (word == "nodes") {
       if (auto n = read_number(word)) limits.playouts = static_cast<int>(std::max(1LL, *n));
     } else if (word == "depth") {
@@ -284,13 +299,21 @@ void UciEngine::go(std::istringstream& in) {
   if (clock[seat] >= 0 && limits.seconds == 0)
     limits.seconds =
         think_seconds(clock[seat], increment[seat], moves_to_go, move_overhead_ms_ / 1000.0);
-  if (infinite)
-    limits = SearchLimits{};
-  else if (limits.playouts == 0 && limits.seconds == 0)
-    limits.playouts = playouts_;
-  infinite_ = infinite;
+  if (limits.playouts == 0 && limits.seconds == 0) limits.playouts = playouts_;
   limits.lines = multipv_;
+  pondering_ = ponder;
+  if (ponder) ponder_limits_ = limits;
+  if (infinite || ponder) {  // until stop (or ponderhit), with the same moves and lines
+    SearchLimits endless;
+    endless.root_moves = limits.root_moves;
+    endless.lines = limits.lines;
+    limits = endless;
+  }
+  start_search(limits, infinite || ponder);
+}
 
+void UciEngine::start_search(const SearchLimits& limits, bool infinite) {
+  infinite_ = infinite;
   const Position root = session_.position();
   SearchCallbacks callbacks;
   callbacks.progress = [this, root](const SearchResult& r) { info_lines(root, r); };
@@ -309,6 +332,13 @@ void UciEngine::go(std::istringstream& in) {
     out_.line("bestmove (none)");
   };
   session_.start(limits, infinite, std::move(callbacks));
+}
+
+void UciEngine::ponder_hit() {
+  if (!pondering_) return;  // no `go ponder` running: nothing to turn into a real search
+  pondering_ = false;
+  session_.abort();  // the pondering search ends unanswered; the tree it grew stays
+  start_search(ponder_limits_, false);
 }
 
 std::string UciEngine::info_line(const Position& root, const SearchResult& r) const {

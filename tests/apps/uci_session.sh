@@ -91,6 +91,18 @@ legal chess "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1" "$(best
   fail "after an illegal move the position is not the last legal one"
 grep -q "^readyok$" <<<"$out" || fail "no readyok after bad input"
 
+# Pondering: no answer until ponderhit, then one, within the go's limits; stop answers too.
+out=$(feed uci "setoption name Ponder value true" "position startpos moves e2e4" \
+  "go ponder nodes 300" "sleep 0.6" isready "sleep 0.2" ponderhit "sleep 1" |
+  timeout 10 "$bin" uci material --variant chess 2>&1)
+[[ $(grep -c '^bestmove ' <<<"$out") -eq 1 ]] || fail "not one bestmove after go ponder + ponderhit"
+[[ $(line_of "^readyok") -lt $(line_of "^bestmove") ]] || fail "go ponder answered before ponderhit"
+legal chess "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1" "$(bestmove)" ||
+  fail "the move after ponderhit is not legal"
+out=$(feed uci "position startpos" "go ponder" "sleep 0.3" stop "sleep 0.3" |
+  timeout 10 "$bin" uci material --variant chess 2>&1)
+[[ $(grep -c '^bestmove ' <<<"$out") -eq 1 ]] || fail "stop during go ponder did not answer once"
+
 # Analysis: MultiPV lines (distinct moves, best first), wdl summing to 1000, searchmoves.
 out=$(feed uci "setoption name MultiPV value 3" "setoption name UCI_ShowWDL value true" \
   "position startpos" "go nodes 300" | timeout 10 "$bin" uci material --variant chess 2>&1)

@@ -398,3 +398,51 @@ TEST(BatchedSearch, ManyGamesInOneBatchMatchSeparateSearches) {
 
 }  // namespace
 }  // namespace fairyzero
+
+namespace fairyzero {
+namespace {
+
+// MultiPV: the lines are distinct root moves, the first the move the search plays, in its
+// order of preference (visits, for unproven moves).
+TEST(SearchLines, AreTheBestRootMovesInTheOrderTheSearchPrefersThem) {
+  Position pos(find_variant("chess"));
+  MaterialEvaluator material(pos.variant());
+  Search search(pos, material);
+  SearchResult r = search.run({.playouts = 2000, .lines = 4});
+  ASSERT_EQ(r.lines.size(), 4u);
+  EXPECT_EQ(r.lines[0].move, r.best);
+  EXPECT_EQ(r.lines[0].pv, r.principal_variation);
+  for (size_t i = 0; i < r.lines.size(); ++i) {
+    EXPECT_EQ(r.lines[i].pv.front(), r.lines[i].move);
+    EXPECT_NEAR(r.lines[i].wdl[0] + r.lines[i].wdl[1] + r.lines[i].wdl[2], 1.0f, 1e-5);
+    for (size_t j = 0; j < i; ++j) EXPECT_NE(r.lines[i].move, r.lines[j].move);
+    if (i > 0) {
+      EXPECT_LE(r.lines[i].visits, r.lines[i - 1].visits);
+    }
+  }
+}
+
+// searchmoves: only the given root moves are searched; a proof under the restriction (here
+// none: the mate is left out) does not outlive the search, and the next finds the mate.
+TEST(SearchLines, RootMovesRestrictOneSearchOnly) {
+  VariantPtr chess = find_variant("chess");
+  Position pos = Position::from_fen(chess, "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1");
+  UniformEvaluator uniform;
+  Search search(pos, uniform);
+  const Move quiet = pos.parse_move("h2h3"), rook = pos.parse_move("a1b1");
+  SearchResult r = search.run({.playouts = 3000, .root_moves = {quiet, rook}, .lines = 5});
+  EXPECT_TRUE(r.best == quiet || r.best == rook) << pos.move_text(r.best);
+  EXPECT_FALSE(r.proven) << "a1a8 mates, but it was not to be searched";
+  ASSERT_EQ(r.lines.size(), 2u) << "only the allowed moves have lines";
+  for (const ChildStats& c : r.children)
+    if (c.move != quiet && c.move != rook) {
+      EXPECT_EQ(c.visits, 0) << pos.move_text(c.move);
+    }
+  SearchResult next = search.run({.playouts = 3000});
+  EXPECT_EQ(pos.move_text(next.best), "a1a8");
+  EXPECT_TRUE(next.proven);
+  EXPECT_EQ(next.root_visits, next.playouts) << "the restricted tree was dropped";
+}
+
+}  // namespace
+}  // namespace fairyzero
