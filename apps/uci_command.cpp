@@ -296,6 +296,8 @@ void UciEngine::go(std::istringstream& in) {
     }
   }
   const int seat = session_.position().seat_to_move();
+  // A clock's time is a budget, not a wish: a move settled early saves the rest.
+  limits.stop_when_decided = clock[seat] >= 0 && limits.seconds == 0;
   if (clock[seat] >= 0 && limits.seconds == 0)
     limits.seconds =
         think_seconds(clock[seat], increment[seat], moves_to_go, move_overhead_ms_ / 1000.0);

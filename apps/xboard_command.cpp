@@ -325,6 +325,7 @@ void XboardEngine::think() {
     if (moves_per_session_ > 0)
       to_go = moves_per_session_ - (pos.game_ply() / 2) % moves_per_session_;
     limits.seconds = think_seconds(clock_, increment_, to_go, 0.05);
+    limits.stop_when_decided = true;  // a clock's time: a move settled early saves the rest
   } else {
     limits.playouts = session_.bot().search.playouts;
   }

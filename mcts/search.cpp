@@ -70,7 +70,30 @@ bool Search::done(const SearchLimits& limits) const {
   if (limits.playouts > 0 && playouts_ + pending >= limits.playouts) return true;
   if (limits.visits > 0 && root.visits + pending >= limits.visits) return true;
   if (limits.seconds > 0 && now_seconds() - start_time_ >= limits.seconds) return true;
-  return false;
+  return limits.stop_when_decided && decided(limits);
+}
+
+bool Search::decided(const SearchLimits& limits) const {
+  double left = -1;
+  if (limits.playouts > 0) left = limits.playouts - playouts_;
+  if (limits.seconds > 0) {
+    const double elapsed = now_seconds() - start_time_;
+    // Too early for a rate to mean anything.
+    if (playouts_ < 100 || elapsed < 0.02 * limits.seconds) return false;
+    const double by_time = playouts_ / elapsed * (limits.seconds - elapsed);
+    left = left < 0 ? by_time : std::min(left, by_time);
+  }
+  if (left < 0) return false;
+  int first = 0, second = 0;
+  for (int k = 0; k < tree_.edge_count(0); ++k) {
+    const int32_t c = tree_.child(0, k);
+    const int visits = c < 0 ? 0 : tree_.node(c).visits.load(std::memory_order_relaxed);
+    if (visits > first)
+      second = first, first = visits;
+    else if (visits > second)
+      second = visits;
+  }
+  return first - second > left;
 }
 
 int Search::gather_leaves(int max_leaves, int max_collisions, std::vector<PendingLeaf>& leaves) {

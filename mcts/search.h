@@ -27,6 +27,9 @@ struct SearchLimits {
   // and leaves none behind for the next.
   std::vector<Move> root_moves = {};
   int lines = 1;  // root moves reported with their lines (MultiPV)
+  // Stops as soon as the most visited root move cannot be overtaken in the playouts left (at
+  // the rate so far, under a time limit): lc0's smart pruning, for a clock's searches.
+  bool stop_when_decided = false;
 };
 
 // A root move's line, for analysis (MultiPV): the first is the move the search plays.
@@ -121,6 +124,9 @@ class Search {
   // completed (or the search stops) instead of spinning.
   void wait_for_completion(uint64_t seen);
   void count_completions(int count);
+  // stop_when_decided: the lead of the most visited root move over the next is more than the
+  // playouts the limits leave.
+  bool decided(const SearchLimits& limits) const;
   SearchResult result_unlocked() const;
   // The moves from `node` through its edge k and then the best edges, while visited.
   std::vector<Move> line_from(int32_t node, int k) const;

@@ -446,3 +446,26 @@ TEST(SearchLines, RootMovesRestrictOneSearchOnly) {
 
 }  // namespace
 }  // namespace fairyzero
+
+namespace fairyzero {
+namespace {
+
+// lc0's smart pruning: with a move the prior makes certain, the search stops once no other
+// root move could catch up in the playouts left, and plays it.
+TEST(SearchLimits, StopWhenDecidedEndsOnceTheBestMoveCannotChange) {
+  Position pos(find_variant("chess"));
+  ScriptedEvaluator scripted;
+  scripted.logits["e2e4"] = 8.0f;
+  Search search(pos, scripted);
+  SearchResult r = search.run({.playouts = 20000, .stop_when_decided = true});
+  EXPECT_EQ(pos.move_text(r.best), "e2e4");
+  EXPECT_LT(r.playouts, 20000);
+  ASSERT_GE(r.children.size(), 2u);
+  EXPECT_GT(r.children[0].visits - r.children[1].visits, 20000 - r.playouts)
+      << "it stopped only when the lead could not be caught";
+  Search full(pos, scripted);
+  EXPECT_EQ(full.run({.playouts = 20000}).playouts, 20000) << "without it, every playout";
+}
+
+}  // namespace
+}  // namespace fairyzero
