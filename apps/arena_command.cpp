@@ -3,6 +3,7 @@
 #include <chrono>
 #include <ctime>
 #include <iostream>
+#include <tuple>
 
 #include "apps/arguments.h"
 #include "apps/commands.h"
@@ -25,6 +26,36 @@ std::array<std::optional<long long>, 2> per_player(const Arguments& args, const 
           Arguments::parse_integer(text->substr(comma + 1), name)};
 }
 
+// A game clock "SECONDS" or "SECONDS+INCREMENT", e.g. "10+0.1".
+std::pair<double, double> parse_clock(const std::string& text) {
+  const size_t plus = text.find('+');
+  auto seconds = [&](const std::string& part) {
+    size_t used = 0;
+    double x = -1;
+    try {
+      x = std::stod(part, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != part.size() || !(x >= 0))
+      throw UsageError("--clock '" + text + "' must be SECONDS or SECONDS+INCREMENT, e.g. 10+0.1");
+    return x;
+  };
+  const double base = seconds(text.substr(0, plus));
+  const double increment = plus == std::string::npos ? 0 : seconds(text.substr(plus + 1));
+  if (base <= 0) throw UsageError("--clock '" + text + "' gives no time");
+  return {base, increment};
+}
+
+// --clock A[,B] as {first, second}, or nothing.
+std::array<std::optional<std::pair<double, double>>, 2> read_clocks(const Arguments& args) {
+  std::optional<std::string> text = args.value("--clock");
+  if (!text) return {};
+  const size_t comma = text->find(',');
+  if (comma == std::string::npos) return {parse_clock(*text), parse_clock(*text)};
+  return {parse_clock(text->substr(0, comma)), parse_clock(text->substr(comma + 1))};
+}
+
 std::string default_out_dir() {
   std::time_t now = std::time(nullptr);
   std::tm local{};
@@ -34,10 +65,11 @@ std::string default_out_dir() {
   return name;
 }
 
-std::pair<std::string, std::string> name_and_value(const std::string& text) {
+std::pair<std::string, std::string> name_and_value(const std::string& text,
+                                                   const std::string& flag) {
   size_t equals = text.find('=');
   if (equals == std::string::npos || equals == 0)
-    throw UsageError("--engine-option '" + text + "' must be NAME=VALUE");
+    throw UsageError(flag + " '" + text + "' must be NAME=VALUE");
   return {text.substr(0, equals), text.substr(equals + 1)};
 }
 
@@ -52,6 +84,8 @@ std::array<PlayerSpec, 2> read_players(const Arguments& args) {
   }
   auto visits = per_player(args, "--visits"), nodes = per_player(args, "--nodes"),
        movetime = per_player(args, "--movetime"), depth = per_player(args, "--depth");
+  auto clocks = read_clocks(args);
+  const char* option_flags[2] = {"--first-option", "--second-option"};
   for (int p = 0; p < 2; ++p) {
     PlayerSpec& spec = players[p];
     if (visits[p] && *visits[p] < 1) throw UsageError("--visits must be at least 1");
@@ -59,6 +93,15 @@ std::array<PlayerSpec, 2> read_players(const Arguments& args) {
     spec.engine_limits.nodes = nodes[p].value_or(0);
     spec.engine_limits.movetime_ms = static_cast<int>(movetime[p].value_or(0));
     spec.engine_limits.depth = static_cast<int>(depth[p].value_or(0));
+    if (clocks[p]) {
+      if (nodes[p] || movetime[p] || depth[p])
+        throw UsageError(
+            "--clock and a --nodes, --movetime or --depth for the same player: "
+            "give one limit per player");
+      std::tie(spec.engine_limits.clock_seconds, spec.engine_limits.increment_seconds) = *clocks[p];
+    }
+    for (const std::string& option : args.values(option_flags[p]))
+      spec.engine_options.push_back(name_and_value(option, option_flags[p]));
   }
   if (std::optional<std::string> names = args.value("--name")) {
     size_t comma = names->find(',');
@@ -89,7 +132,7 @@ ArenaConfig read_config(const Arguments& args) {
   config.engine_move_timeout_seconds = static_cast<double>(
       args.integer("--engine-timeout", static_cast<long long>(config.engine_move_timeout_seconds)));
   for (const std::string& option : args.values("--engine-option"))
-    config.engine_options.push_back(name_and_value(option));
+    config.engine_options.push_back(name_and_value(option, "--engine-option"));
   if (config.games < 1) throw UsageError("--games must be at least 1");
   if (config.concurrency < 1) throw UsageError("--concurrency must be at least 1");
   if (config.opening_plies < 0) throw UsageError("--opening-plies must not be negative");

@@ -250,9 +250,4 @@ int engine_depth(const SearchResult& r) {
 
 int playouts_for_depth(int depth) { return 1 << std::clamp(depth, 1, 30); }
 
-double think_seconds(double remaining, double increment, int moves_to_go, double overhead) {
-  double share = remaining / (moves_to_go > 0 ? moves_to_go + 1 : 30) + 0.75 * increment;
-  return std::max(0.01, std::min(share, remaining / 2 - overhead));
-}
-
 }  // namespace fairyzero

@@ -21,6 +21,7 @@
 #include "mcts/evaluation_cache.h"
 #include "mcts/search.h"
 #include "mcts/search_settings.h"
+#include "mcts/time_manager.h"
 #include "training/players/bot_bundle.h"
 
 namespace fairyzero {
@@ -110,6 +111,10 @@ class EngineSession {
   void set_memory_mb(int megabytes);
   int memory_mb() const { return memory_mb_; }
   size_t tree_limit_bytes() const;
+  // Clock searches (UCI TimeManager, XBoard option): managed, a settled move stops early and an
+  // unclear one thinks longer (mcts/time_manager.h); else each move searches its share.
+  void set_time_managed(bool managed) { time_managed_ = managed; }
+  bool time_managed() const { return time_managed_; }
 
   // Searches the current position on a background thread. With `infinite` the result waits for
   // stop() even when the search ends earlier (a proven root, the tree limit), as UCI requires.
@@ -129,6 +134,7 @@ class EngineSession {
   EngineBot bot_;
   SearchParams params_;
   int memory_mb_ = 1024;
+  bool time_managed_ = true;
   Position start_;
   std::vector<Move> moves_;
   Position position_;
@@ -156,9 +162,6 @@ EngineScore engine_score(const SearchLine& line);
 int engine_depth(const SearchResult& result);
 // The playouts a `go depth D` / `sd D` asks for, the inverse of engine_depth: 2^D.
 int playouts_for_depth(int depth);
-// Seconds to think from a clock: `remaining` / (moves_to_go + 1, or 30 without) + 3/4 of the
-// increment, never above half the remaining time less `overhead`, at least 10 ms.
-double think_seconds(double remaining, double increment, int moves_to_go, double overhead);
 
 template <typename Report>
 void set_search_option(EngineSession& session, const SearchSetting& setting,

@@ -146,6 +146,8 @@ void UciEngine::identify() {
   out_.line("option name Ponder type check default false");
   out_.line("option name MultiPV type spin default 1 min 1 max 256");
   out_.line("option name UCI_ShowWDL type check default false");
+  out_.line(std::string("option name TimeManager type check default ") +
+            (session_.time_managed() ? "true" : "false"));
   // The search parameters a bot's search.toml sets, by the same keys (numbers as strings: UCI
   // has no fractional type).
   for (const SearchSetting& s : search_settings())
@@ -196,12 +198,14 @@ void UciEngine::set_option(std::istringstream& in) {
     // The GUI says it may send `go ponder`; nothing to set up for it.
   } else if (key == "multipv") {
     if (auto n = number(1, 256)) multipv_ = *n;
-  } else if (key == "uci_showwdl") {
+  } else if (key == "uci_showwdl" || key == "timemanager") {
     const std::string v = lowercase(value);
-    if (v == "true" || v == "false")
+    if (v != "true" && v != "false")
+      return info("error: " + name + " must be true or false, not '" + value + "'");
+    if (key == "uci_showwdl")
       show_wdl_ = v == "true";
     else
-      info("error: UCI_ShowWDL must be true or false, not '" + value + "'");
+      session_.set_time_managed(v == "true");
   } else if (const SearchSetting* setting = find_bot_search_setting(key)) {
     set_search_option(session_, *setting, value,
                       [&](const std::string& e) { info("error: " + e); });
@@ -296,11 +300,14 @@ void UciEngine::go(std::istringstream& in) {
     }
   }
   const int seat = session_.position().seat_to_move();
-  // A clock's time is a budget, not a wish: a move settled early saves the rest.
-  limits.stop_when_decided = clock[seat] >= 0 && limits.seconds == 0;
-  if (clock[seat] >= 0 && limits.seconds == 0)
-    limits.seconds =
-        think_seconds(clock[seat], increment[seat], moves_to_go, move_overhead_ms_ / 1000.0);
+  if (clock[seat] >= 0 && limits.seconds == 0) {
+    const GameClock game_clock{clock[seat], increment[seat], moves_to_go,
+                               move_overhead_ms_ / 1000.0};
+    const SearchLimits timed = clock_limits(game_clock, session_.time_managed());
+    limits.seconds = timed.seconds;
+    limits.max_seconds = timed.max_seconds;
+    limits.stop_when_decided = timed.stop_when_decided;
+  }
   if (limits.playouts == 0 && limits.seconds == 0) limits.playouts = playouts_;
   limits.lines = multipv_;
   pondering_ = ponder;

@@ -180,6 +180,13 @@ void XboardEngine::set_option(std::istringstream& in) {
   const size_t eq = text.find('=');
   const SearchSetting* setting =
       eq == std::string::npos ? nullptr : find_bot_search_setting(text.substr(0, eq));
+  if (eq != std::string::npos && text.substr(0, eq) == "TimeManager") {
+    const std::string value = text.substr(eq + 1);
+    if (value != "0" && value != "1")
+      return out_.line("Error (bad option value): TimeManager must be 0 or 1, not " + value);
+    session_.set_time_managed(value == "1");
+    return;
+  }
   if (!setting) return out_.line("Error (unknown option): " + text);
   set_search_option(session_, *setting, text.substr(eq + 1),
                     [&](const std::string& e) { out_.line("Error (bad option value): " + e); });
@@ -224,6 +231,8 @@ void XboardEngine::features() {
     if (s.in_bots)
       out_.line("feature option=\"" + std::string(s.key) + " -string " +
                 format_number(search_parameter(session_.search_params(), s)) + "\"");
+  out_.line(std::string("feature option=\"TimeManager -check ") +
+            (session_.time_managed() ? "1" : "0") + "\"");
   out_.line(
       "feature ping=1 setboard=1 playother=0 san=0 usermove=1 time=1 draw=0 sigint=0 sigterm=0 "
       "reuse=1 analyze=1 colors=0 ics=0 name=0 pause=0 nps=0 debug=1 memory=1 smp=1 "
@@ -324,8 +333,7 @@ void XboardEngine::think() {
     int to_go = 0;
     if (moves_per_session_ > 0)
       to_go = moves_per_session_ - (pos.game_ply() / 2) % moves_per_session_;
-    limits.seconds = think_seconds(clock_, increment_, to_go, 0.05);
-    limits.stop_when_decided = true;  // a clock's time: a move settled early saves the rest
+    limits = clock_limits({clock_, increment_, to_go, 0.05}, session_.time_managed());
   } else {
     limits.playouts = session_.bot().search.playouts;
   }

@@ -69,8 +69,34 @@ bool Search::done(const SearchLimits& limits) const {
   int pending = root.in_flight / std::max(1, params_.virtual_loss);
   if (limits.playouts > 0 && playouts_ + pending >= limits.playouts) return true;
   if (limits.visits > 0 && root.visits + pending >= limits.visits) return true;
-  if (limits.seconds > 0 && now_seconds() - start_time_ >= limits.seconds) return true;
+  if (limits.seconds > 0 && now_seconds() - start_time_ >= limits.seconds &&
+      now_seconds() - start_time_ >= time_limit(limits))
+    return true;
   return limits.stop_when_decided && decided(limits);
+}
+
+double Search::time_limit(const SearchLimits& limits) const {
+  if (limits.max_seconds <= limits.seconds || !unclear()) return limits.seconds;
+  return limits.max_seconds;
+}
+
+bool Search::unclear() const {
+  const int seat = tree_.root().seat;
+  int best = -1, best_visits = 0;
+  for (int k = 0; k < tree_.edge_count(0); ++k) {
+    const int32_t c = tree_.child(0, k);
+    const int visits = c < 0 ? 0 : tree_.node(c).visits.load(std::memory_order_relaxed);
+    if (visits > best_visits) best = k, best_visits = visits;
+  }
+  if (best < 0) return false;
+  const float best_value = tree_.value_of_child(0, best, seat);
+  for (int k = 0; k < tree_.edge_count(0); ++k) {
+    const int32_t c = tree_.child(0, k);
+    if (k == best || c < 0) continue;
+    const int visits = tree_.node(c).visits.load(std::memory_order_relaxed);
+    if (2 * visits >= best_visits && tree_.value_of_child(0, k, seat) > best_value) return true;
+  }
+  return false;
 }
 
 bool Search::decided(const SearchLimits& limits) const {
@@ -80,7 +106,7 @@ bool Search::decided(const SearchLimits& limits) const {
     const double elapsed = now_seconds() - start_time_;
     // Too early for a rate to mean anything.
     if (playouts_ < 100 || elapsed < 0.02 * limits.seconds) return false;
-    const double by_time = playouts_ / elapsed * (limits.seconds - elapsed);
+    const double by_time = playouts_ / elapsed * std::max(0.0, time_limit(limits) - elapsed);
     left = left < 0 ? by_time : std::min(left, by_time);
   }
   if (left < 0) return false;

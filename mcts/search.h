@@ -30,6 +30,10 @@ struct SearchLimits {
   // Stops as soon as the most visited root move cannot be overtaken in the playouts left (at
   // the rate so far, under a time limit): lc0's smart pruning, for a clock's searches.
   bool stop_when_decided = false;
+  // Under a time limit, a search still unclear at `seconds` goes on up to `max_seconds` (0: it
+  // stops at `seconds`). Unclear: another root move with at least half the visits of the most
+  // visited one has the better value, so the choice may yet change.
+  double max_seconds = 0;
 };
 
 // A root move's line, for analysis (MultiPV): the first is the move the search plays.
@@ -127,6 +131,10 @@ class Search {
   // stop_when_decided: the lead of the most visited root move over the next is more than the
   // playouts the limits leave.
   bool decided(const SearchLimits& limits) const;
+  // Another root move with at least half the most visited one's visits has a better value.
+  bool unclear() const;
+  // `seconds`, or `max_seconds` while the search is unclear.
+  double time_limit(const SearchLimits& limits) const;
   SearchResult result_unlocked() const;
   // The moves from `node` through its edge k and then the best edges, while visited.
   std::vector<Move> line_from(int32_t node, int k) const;

@@ -44,6 +44,13 @@ grep -q "^info string error: leaves_per_batch must be a whole number$" <<<"$opti
   fail "a fraction of a whole-number parameter is not refused"
 [[ $(grep -c "^info string error" <<<"$options") -eq 2 ]] || fail "a valid cpuct_init was refused"
 grep -q '^bestmove ' <<<"$options" || fail "no bestmove after setting search options"
+grep -q "^option name TimeManager type check default true$" <<<"$out" || fail "no TimeManager option"
+timed=$(feed uci "setoption name TimeManager value maybe" "setoption name TimeManager value false" \
+  "position startpos" "go wtime 3000 btime 3000" "sleep 1" |
+  timeout 10 "$bin" uci uniform --variant chess 2>&1) || fail "the engine died on TimeManager"
+grep -q "^info string error: TimeManager must be true or false, not 'maybe'$" <<<"$timed" ||
+  fail "a bad TimeManager value is not refused"
+grep -q '^bestmove ' <<<"$timed" || fail "no bestmove under a clock without the time manager"
 grep -q "^uciok$" <<<"$out" || fail "no uciok"
 grep -q "^readyok$" <<<"$out" || fail "no readyok"
 

@@ -37,12 +37,16 @@ done
 grep -q " done=1$" <<<"$features" || fail "features do not end with done=1"
 grep -qF 'feature option="cpuct_init -string 1.25"' <<<"$features" ||
   fail "no search parameter options (mcts/search_settings.h)"
+grep -qF 'feature option="TimeManager -check 1"' <<<"$features" || fail "no TimeManager option"
 options=$(feed xboard "protover 2" "option cpuct_init=2" "option cpuct_init=999" "option warp=1" \
+  "option TimeManager=2" "option TimeManager=0" \
   "ping 3" | timeout 10 "$bin" xboard material --variant chess 2>&1)
 grep -q "^Error (bad option value): cpuct_init must be between 0 and 100$" <<<"$options" ||
   fail "an out-of-range option is not refused"
 grep -q "^Error (unknown option): warp=1$" <<<"$options" || fail "an unknown option is accepted"
-[[ $(grep -c "^Error" <<<"$options") -eq 2 ]] || fail "a valid option was refused"
+grep -q "^Error (bad option value): TimeManager must be 0 or 1, not 2$" <<<"$options" ||
+  fail "a bad TimeManager value is not refused"
+[[ $(grep -c "^Error" <<<"$options") -eq 3 ]] || fail "a valid option was refused"
 legal chess "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1" "$(engine_move)" ||
   fail "the engine's reply $(engine_move) is not legal"
 grep -q "^pong 5$" <<<"$out" || fail "no pong"

@@ -44,8 +44,10 @@ class SeatPlayer {
   virtual ~SeatPlayer() = default;
   // `start` is the position after the opening; `start_fen` and `moves` how it was reached.
   virtual void new_game(const Position& start, const std::string& start_fen) = 0;
-  // The move for the side to move (the game is not over). Throws PlayerFault.
-  virtual Move choose(const Position& position, const std::vector<std::string>& moves) = 0;
+  // The move for the side to move (the game is not over), with the game's clocks. Throws
+  // PlayerFault.
+  virtual Move choose(const Position& position, const std::vector<std::string>& moves,
+                      const EngineClocks& clocks) = 0;
   // Every move played in the game, by either side.
   virtual void observe(Move) {}
 };
@@ -67,7 +69,7 @@ class SearchPlayer : public SeatPlayer {
     params.seed = ++seed_;
     search_ = std::make_unique<Search>(start, *backend_.evaluator, params);
   }
-  Move choose(const Position&, const std::vector<std::string>&) override {
+  Move choose(const Position&, const std::vector<std::string>&, const EngineClocks&) override {
     search_->run({.playouts = backend_.visits});
     return search_->choose_move(0.0f, random_);
   }
@@ -102,9 +104,10 @@ class EnginePlayer : public SeatPlayer {
       engine_->new_game(start_fen);
     });
   }
-  Move choose(const Position& position, const std::vector<std::string>& moves) override {
+  Move choose(const Position& position, const std::vector<std::string>& moves,
+              const EngineClocks& clocks) override {
     EngineAnswer answer;
-    guarded([&] { answer = engine_->think(moves); });
+    guarded([&] { answer = engine_->think(moves, position.seat_to_move(), clocks); });
     if (answer.resigned) throw PlayerFault("resigned", "resigned or claimed: " + answer.note);
     try {
       return position.parse_move(answer.move);
@@ -181,8 +184,11 @@ EngineSettings engine_settings(const PlayerSpec& spec, const ArenaConfig& config
   settings.command = spec.target;
   settings.limits = spec.engine_limits;
   const EngineLimits& l = settings.limits;
-  if (l.nodes <= 0 && l.depth <= 0 && l.movetime_ms <= 0) settings.limits.movetime_ms = 100;
+  if (l.nodes <= 0 && l.depth <= 0 && l.movetime_ms <= 0 && !l.has_clock())
+    settings.limits.movetime_ms = 100;
   settings.options = config.engine_options;
+  settings.options.insert(settings.options.end(), spec.engine_options.begin(),
+                          spec.engine_options.end());
   settings.startup_seconds = config.engine_startup_seconds;
   settings.move_timeout_seconds = config.engine_move_timeout_seconds;
   return settings;
@@ -208,6 +214,47 @@ GameSlot make_slot(const ArenaConfig& config, const std::array<SearchBackend, 2>
   return slot;
 }
 
+// The game clocks of the players given one (engines under --clock): time used is charged
+// after each move, the increment added; a player past its time loses.
+class GameClocks {
+ public:
+  GameClocks(const ArenaConfig& config, int seat_of_first) : seat_of_first_(seat_of_first) {
+    for (int p = 0; p < 2; ++p) {
+      const EngineLimits& limits = config.players[p].engine_limits;
+      clocked_[p] = is_engine(config.players[p]) && limits.has_clock();
+      remaining_[p] = limits.clock_seconds;
+      increment_[p] = limits.increment_seconds;
+    }
+  }
+  // By seat, for the engine of `player`; a seat without a clock shows the mover's.
+  EngineClocks for_move(int player) const {
+    EngineClocks clocks;
+    for (int p = 0; p < 2; ++p) {
+      const int shown = clocked_[p] ? p : player;
+      const int seat = p == 0 ? seat_of_first_ : 1 - seat_of_first_;
+      clocks.remaining[seat] = remaining_[shown];
+      clocks.increment[seat] = increment_[shown];
+    }
+    return clocks;
+  }
+  void charge(int player, double seconds) {
+    if (!clocked_[player]) return;
+    remaining_[player] -= seconds;
+    if (remaining_[player] < 0) {
+      char text[96];
+      std::snprintf(text, sizeof text, "used %.3f s with %.3f s left on its clock", seconds,
+                    remaining_[player] + seconds);
+      throw PlayerFault("lost on time", text);
+    }
+    remaining_[player] += increment_[player];
+  }
+
+ private:
+  int seat_of_first_;
+  std::array<bool, 2> clocked_{};
+  std::array<double, 2> remaining_{}, increment_{};
+};
+
 ArenaGame play_game(const ArenaConfig& config, GameSlot& slot, const Opening& opening, int index) {
   auto started = Clock::now();
   ArenaGame game;
@@ -226,6 +273,7 @@ ArenaGame play_game(const ArenaConfig& config, GameSlot& slot, const Opening& op
     return game;
   };
   int player = 0;  // the one acting, for faults
+  GameClocks clocks(config, game.seat_of_first);
   try {
     for (player = 0; player < 2; ++player) slot.players[player]->new_game(position, game.start_fen);
     for (;;) {
@@ -235,7 +283,16 @@ ArenaGame play_game(const ArenaConfig& config, GameSlot& slot, const Opening& op
       if (static_cast<int>(game.moves.size()) >= config.max_plies)
         return finish({0.5, 0.5}, "arena move limit");
       player = position.seat_to_move() == game.seat_of_first ? 0 : 1;
-      Move move = slot.players[player]->choose(position, game.moves);
+      const auto asked = Clock::now();
+      auto used = [&] { return std::chrono::duration<double>(Clock::now() - asked).count(); };
+      Move move;
+      try {
+        move = slot.players[player]->choose(position, game.moves, clocks.for_move(player));
+      } catch (const PlayerFault&) {
+        clocks.charge(player, used());  // an answer past the clock loses on time, whatever it was
+        throw;
+      }
+      clocks.charge(player, used());
       game.moves.push_back(position.move_text(move));
       position.play(move);
       for (auto& p : slot.players) p->observe(move);

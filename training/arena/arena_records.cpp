@@ -62,6 +62,12 @@ std::string signed_fixed(double value, int decimals) {
   return text;
 }
 
+std::string format_number(double x) {
+  std::ostringstream out;
+  out << x;
+  return out.str();
+}
+
 std::string game_file(const std::string& out_dir, int index) {
   char name[32];
   std::snprintf(name, sizeof name, "%04d.pgn", index + 1);
@@ -74,9 +80,11 @@ std::string describe_player(const PlayerSpec& spec, int default_visits) {
     case PlayerKind::kXboard: {
       const EngineLimits& l = spec.engine_limits;
       std::string limit =
-          l.nodes > 0 ? "nodes " + std::to_string(l.nodes)
-          : l.depth > 0
-              ? "depth " + std::to_string(l.depth)
+          l.nodes > 0   ? "nodes " + std::to_string(l.nodes)
+          : l.depth > 0 ? "depth " + std::to_string(l.depth)
+          : l.has_clock()
+              ? "clock " + format_number(l.clock_seconds) + "+" +
+                    format_number(l.increment_seconds) + " s"
               : "movetime " + std::to_string(l.movetime_ms > 0 ? l.movetime_ms : 100) + " ms";
       return std::string(spec.kind == PlayerKind::kUci ? "UCI" : "XBoard") + " engine '" +
              spec.target + "', " + limit;

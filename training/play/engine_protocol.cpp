@@ -20,6 +20,25 @@ Clock::time_point after_seconds(double seconds) {
   return Clock::now() + std::chrono::microseconds(static_cast<long long>(seconds * 1e6));
 }
 
+// Clock values as the protocols write them: whole milliseconds (UCI), whole centiseconds
+// (XBoard time/otim), MINUTES:SECONDS and seconds (XBoard level).
+std::string milliseconds(double seconds) {
+  return std::to_string(std::max(0LL, std::llround(seconds * 1000)));
+}
+std::string centiseconds(double seconds) {
+  return std::to_string(std::max(0LL, std::llround(seconds * 100)));
+}
+std::string format_seconds(double seconds) {
+  std::ostringstream out;
+  out << seconds;
+  return out.str();
+}
+std::string minutes_and_seconds(double seconds) {
+  const long long whole = std::max(0LL, std::llround(seconds));
+  return std::to_string(whole / 60) + ":" + (whole % 60 < 10 ? "0" : "") +
+         std::to_string(whole % 60);
+}
+
 // "KEY=VALUE KEY="QUOTED VALUE" ..." after "feature " (XBoard).
 std::map<std::string, std::string> parse_features(const std::string& text) {
   std::map<std::string, std::string> features;
@@ -92,7 +111,8 @@ class UciEngine : public ExternalEngine {
     synchronize(move_deadline());
   }
 
-  EngineAnswer think(const std::vector<std::string>& moves) override {
+  EngineAnswer think(const std::vector<std::string>& moves, int seat,
+                     const EngineClocks& clocks) override {
     std::string position = start_fen_.empty() ? "position startpos" : "position fen " + start_fen_;
     if (!moves.empty()) position += " moves";
     for (const std::string& move : moves) position += " " + move;
@@ -102,9 +122,14 @@ class UciEngine : public ExternalEngine {
       process_.send("go nodes " + std::to_string(limits.nodes));
     else if (limits.depth > 0)
       process_.send("go depth " + std::to_string(limits.depth));
+    else if (limits.has_clock())
+      process_.send("go wtime " + milliseconds(clocks.remaining[0]) + " btime " +
+                    milliseconds(clocks.remaining[1]) + " winc " +
+                    milliseconds(clocks.increment[0]) + " binc " +
+                    milliseconds(clocks.increment[1]));
     else
       process_.send("go movetime " + std::to_string(limits.movetime_ms));
-    auto deadline = move_deadline();
+    auto deadline = move_deadline(limits.has_clock() ? clocks.remaining[seat] : 0);
     for (;;) {
       std::string line = read_line(deadline, "bestmove");
       if (!starts_with(line, "bestmove")) continue;
@@ -162,6 +187,9 @@ class XboardEngine : public ExternalEngine {
     const EngineLimits& limits = settings_.limits;
     if (limits.depth > 0)
       process_.send("sd " + std::to_string(limits.depth));
+    else if (limits.has_clock())
+      process_.send("level 0 " + minutes_and_seconds(limits.clock_seconds) + " " +
+                    format_seconds(limits.increment_seconds));
     else
       process_.send("st " + std::to_string(std::max(1, (limits.movetime_ms + 999) / 1000)));
     process_.send("easy");  // no pondering on the opponent's time
@@ -169,13 +197,19 @@ class XboardEngine : public ExternalEngine {
     synchronize(move_deadline());
   }
 
-  EngineAnswer think(const std::vector<std::string>& moves) override {
+  EngineAnswer think(const std::vector<std::string>& moves, int seat,
+                     const EngineClocks& clocks) override {
     bool usermove = features_["usermove"] == "1";
     for (size_t i = moves_known_; i < moves.size(); ++i)
       process_.send(usermove ? "usermove " + moves[i] : moves[i]);
     moves_known_ = moves.size();
+    const bool clocked = settings_.limits.has_clock();
+    if (clocked) {
+      process_.send("time " + centiseconds(clocks.remaining[seat]));
+      process_.send("otim " + centiseconds(clocks.remaining[1 - seat]));
+    }
     process_.send("go");
-    auto deadline = move_deadline();
+    auto deadline = move_deadline(clocked ? clocks.remaining[seat] : 0);
     EngineAnswer answer;
     for (;;) {
       std::string line = read_line(deadline, "move");
@@ -257,8 +291,8 @@ std::unique_ptr<ExternalEngine> ExternalEngine::start(const EngineSettings& sett
 ExternalEngine::ExternalEngine(const EngineSettings& settings, const VariantPtr& variant)
     : settings_(settings), variant_(variant), process_(settings.command), name_(settings.command) {}
 
-Clock::time_point ExternalEngine::move_deadline() const {
-  double thinking = settings_.limits.movetime_ms / 1000.0;
+Clock::time_point ExternalEngine::move_deadline(double clock_left) const {
+  double thinking = std::max(clock_left, settings_.limits.movetime_ms / 1000.0);
   if (settings_.protocol == EngineProtocol::kXboard && settings_.limits.depth == 0)
     thinking = std::max(1.0, std::ceil(thinking));
   return after_seconds(thinking + settings_.move_timeout_seconds);

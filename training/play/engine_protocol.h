@@ -3,6 +3,7 @@
 // under a node, depth or time limit. Failures are EngineErrors naming the command.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <string>
 #include <utility>
@@ -17,11 +18,25 @@ enum class EngineProtocol { kUci, kXboard };
 
 // How long an engine may think. UCI engines get `go nodes N`, `go depth N` or `go movetime MS`
 // (the first set, in that order); XBoard engines `sd N` or `st SECONDS` (whole seconds, at
-// least 1: the protocol has no node limit, so nodes are refused for XBoard).
+// least 1: the protocol has no node limit, so nodes are refused for XBoard). Without those, a
+// game clock: `clock_seconds` for the game plus `increment_seconds` after each move, kept by
+// the caller, who gives both sides' clocks with each move (UCI `go wtime btime winc binc`,
+// XBoard `level` then `time` and `otim`).
 struct EngineLimits {
   long long nodes = 0;
   int depth = 0;
   int movetime_ms = 0;
+  double clock_seconds = 0;
+  double increment_seconds = 0;
+  bool has_clock() const {
+    return nodes <= 0 && depth <= 0 && movetime_ms <= 0 && clock_seconds > 0;
+  }
+};
+
+// The game's clocks when a move is asked for, by seat (seat 0 is UCI's white).
+struct EngineClocks {
+  std::array<double, 2> remaining{};  // seconds
+  std::array<double, 2> increment{};
 };
 
 struct EngineSettings {
@@ -56,15 +71,17 @@ class ExternalEngine {
 
   // A new game from `start_fen`, or from the variant's start position when it is empty.
   virtual void new_game(const std::string& start_fen) = 0;
-  // The engine's move after `moves` (move texts from the game's start). Throws EngineError.
-  virtual EngineAnswer think(const std::vector<std::string>& moves) = 0;
+  // The engine's move after `moves` (move texts from the game's start), `seat` to move; the
+  // clocks count under a clock limit. Throws EngineError.
+  virtual EngineAnswer think(const std::vector<std::string>& moves, int seat,
+                             const EngineClocks& clocks) = 0;
   // Ends the process (quit, then kill after a grace period).
   void close() { process_.close(); }
 
  protected:
   ExternalEngine(const EngineSettings& settings, const VariantPtr& variant);
-  // The deadline for a move: movetime plus the timeout allowance.
-  EngineProcess::Clock::time_point move_deadline() const;
+  // The deadline for a move: movetime (or the clock's time left) plus the timeout allowance.
+  EngineProcess::Clock::time_point move_deadline(double clock_left = 0) const;
   // The next line, throwing EngineError(kTimedOut) with `waiting_for` after the deadline.
   std::string read_line(EngineProcess::Clock::time_point deadline, const std::string& waiting_for);
   // The name the engine should know the variant by.

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/errors.h"
 #include "training/play/engine_protocol.h"
@@ -27,6 +29,8 @@ struct PlayerSpec {
   std::string name;            // in records and progress; the spec unless given
   int visits = 0;              // playouts per move for internal players; 0: the default
   EngineLimits engine_limits;  // for engines; nothing set: movetime 100 ms
+  // Sent to this engine (UCI setoption, XBoard option) after the ones for every engine.
+  std::vector<std::pair<std::string, std::string>> engine_options;
   bool is_engine() const { return kind == PlayerKind::kUci || kind == PlayerKind::kXboard; }
 };
 

@@ -162,6 +162,64 @@ TEST(Arena, CrashingHangingAndIllegalEnginesLoseWithTheReason) {
   }
 }
 
+// A game clock: the engine gets both seats' clocks (an internal opponent shows the mover's),
+// time used is taken off and the increment added, and an engine past its time loses on time.
+TEST(Arena, ClockGamesSendTheClocksAndAnEnginePastItsTimeLoses) {
+  TempDir dir;
+  const std::string log = dir / "go.log";
+  ArenaConfig config = config_for(
+      "chess",
+      "uci:" + fake_engine(dir, "logger", "echo \"$line\" >> " + log + "; echo bestmove e2e4"),
+      "uniform", 2);
+  config.opening_plies = 0;
+  config.default_visits = 4;
+  config.players[0].engine_limits = {.clock_seconds = 2, .increment_seconds = 0.1};
+  config.out_dir = dir / "logger-out";
+  run_arena(config);
+  std::vector<std::string> go = lines_of(log);
+  ASSERT_GE(go.size(), 3u) << "white's two moves of game 1, black's first of game 2";
+  EXPECT_EQ(go[0], "go wtime 2000 btime 2000 winc 100 binc 100");
+  std::istringstream second(go[1]);
+  std::string word;
+  long long wtime = 0;
+  second >> word >> word >> wtime;
+  EXPECT_GT(wtime, 1500) << go[1];
+  EXPECT_LE(wtime, 2100) << "time used is charged, the increment added: " << go[1];
+  EXPECT_NE(read_text(config.out_dir + "/summary.txt").find("clock 2+0.1 s"), std::string::npos);
+
+  ArenaConfig slow = config_for(
+      "chess", "uci:" + fake_engine(dir, "slow", "sleep 0.4; echo bestmove e2e4"), "uniform", 2);
+  slow.default_visits = 4;
+  slow.players[0].engine_limits = {.clock_seconds = 0.2};
+  slow.out_dir = dir / "slow-out";
+  ArenaResult result = run_arena(slow);
+  for (const ArenaGame& game : result.games) {
+    EXPECT_EQ(game.first_score, 0);
+    EXPECT_EQ(game.termination, slow.players[0].name + " lost on time");
+    EXPECT_NE(game.detail.find("left on its clock"), std::string::npos) << game.detail;
+  }
+}
+
+// Fairy-Stockfish under a clock over both protocols: it keeps within its time.
+TEST(Arena, FairyStockfishPlaysUnderAClockOverUciAndXboard) {
+  if (!fs::exists(kFairyStockfish)) GTEST_SKIP() << kFairyStockfish << " is not installed";
+  TempDir dir;
+  for (std::string protocol : {"uci:", "xboard:"}) {
+    ArenaConfig config =
+        config_for("chess", "material", protocol + std::string(kFairyStockfish), 2);
+    config.players[1].engine_limits = {.clock_seconds = 3, .increment_seconds = 0.05};
+    config.default_visits = 8;
+    config.out_dir = dir / protocol.substr(0, protocol.size() - 1);
+    ArenaResult result = run_arena(config);
+    ASSERT_EQ(result.games.size(), 2u);
+    for (const ArenaGame& game : result.games) {
+      EXPECT_TRUE(game.detail.empty()) << protocol << " " << game.detail;
+      EXPECT_GT(game.moves.size(), 4u);
+    }
+    expect_recorded(config, result);
+  }
+}
+
 TEST(Arena, BadPlayersAreRefusedBeforeAnyGameWithTheReason) {
   TempDir dir;
   EXPECT_NE(error_of([] { parse_player_spec("stockfish"); }).find("unknown player 'stockfish'"),
