@@ -114,6 +114,16 @@ const std::vector<Command>& commands() {
         real("--seconds", 0, 1e6, "time to search (with or instead of --visits)"),
         whole("--lines", 1, 256, "best moves shown (default 5)"),
         whole("--threads", 1, 256, "search threads"), device_option(), fen_option(), set_option()}},
+      {"serve",
+       "",
+       "the web board: play any variant against people and bots, replay recorded games, follow "
+       "a run (docs/WEB.md)",
+       serve_command,
+       {text("--host", "ADDRESS", "the address to listen on (127.0.0.1: this machine only)"),
+        whole("--port", 0, 65535, "the port (8080; 0: any free one)"),
+        text("--runs", "DIR", "runs and records to replay and follow (read only below it)"),
+        text("--bots", "DIR", "bot folders the seats may be given to"),
+        whole("--threads", 2, 256, "requests served at once (8)")}},
       {"train",
        "VARIANT|RUN_DIR",
        "self-play and training, generation after generation; on a run folder: resume or extend "

@@ -26,6 +26,7 @@ int uci_command(const Arguments& args);
 int xboard_command(const Arguments& args);
 int balance_command(const Arguments& args);
 int arena_command(const Arguments& args);
+int serve_command(const Arguments& args);
 
 // Loads a variant by name or path with the command line's --set overrides, and warns on stderr
 // when its setup is not verified.

@@ -6,9 +6,10 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake ninja-build pkg-config clang-format git
   libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libgtest-dev libgmock-dev libtorch-dev
-  libeigen3-dev libhdf5-dev libgloo-dev
+  libeigen3-dev libhdf5-dev libgloo-dev libcpp-httplib-dev
   fairy-stockfish
   python3 python3-matplotlib python3-h5py python3-numpy
+  chromium chromium-driver python3-selenium
 )
 
 log() { echo "[install-deps] $*"; }
