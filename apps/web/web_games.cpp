@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "apps/web/web_json.h"
+#include "apps/web/web_runs.h"
 #include "core/variant_loader.h"
 #include "mcts/basic_evaluators.h"
 #include "training/play/player_spec.h"
@@ -37,11 +38,21 @@ std::string bot_folder(const std::string& bots_dir, const std::string& name) {
   return folder.string();
 }
 
+// A checkpoint below `runs_dir`: "run:RUN/checkpoints/gen-0012.pt".
+std::string run_checkpoint(const std::string& runs_dir, const std::string& spec) {
+  const std::string path = path_inside(runs_dir, spec.substr(4));
+  if (fs::path(path).extension() != ".pt")
+    throw WebError(400, "seat '" + spec + "': a run's player is a checkpoint, FILE.pt");
+  return path;
+}
+
 std::unique_ptr<WebGame::SeatBot> make_seat_bot(const std::string& spec, const VariantPtr& variant,
-                                                const std::string& bots_dir) {
+                                                const std::string& bots_dir,
+                                                const std::string& runs_dir) {
   if (spec == "human") return nullptr;
-  const std::string target =
-      spec == "uniform" || spec == "material" ? spec : bot_folder(bots_dir, spec);
+  const std::string target = spec == "uniform" || spec == "material" ? spec
+                             : spec.rfind("run:", 0) == 0 ? run_checkpoint(runs_dir, spec)
+                                                          : bot_folder(bots_dir, spec);
   auto bot = std::make_unique<WebGame::SeatBot>();
   try {
     InternalPlayer player = make_internal_player(parse_player_spec(target), variant, "cpu");
@@ -60,7 +71,8 @@ std::unique_ptr<WebGame::SeatBot> make_seat_bot(const std::string& spec, const V
 }  // namespace
 
 WebGame::WebGame(VariantPtr variant, const std::optional<std::string>& fen,
-                 const std::vector<std::string>& seats, const std::string& bots_dir)
+                 const std::vector<std::string>& seats, const std::string& bots_dir,
+                 const std::string& runs_dir)
     : variant_(std::move(variant)), start_(variant_), position_(variant_) {
   if (fen) {
     try {
@@ -75,7 +87,7 @@ WebGame::WebGame(VariantPtr variant, const std::optional<std::string>& fen,
                             " seats; " + std::to_string(seats.size()) + " players were given");
   for (int s = 0; s < variant_->seat_count(); ++s) {
     seat_specs_.push_back(seats.empty() ? "human" : seats[s]);
-    bots_.push_back(make_seat_bot(seat_specs_.back(), variant_, bots_dir));
+    bots_.push_back(make_seat_bot(seat_specs_.back(), variant_, bots_dir, runs_dir));
   }
 }
 
@@ -268,7 +280,7 @@ std::string WebGames::create(const json& request) {
       seats.push_back(s);
     }
   }
-  auto game = std::make_shared<WebGame>(find_variant(name), fen, seats, bots_dir_);
+  auto game = std::make_shared<WebGame>(find_variant(name), fen, seats, bots_dir_, runs_dir_);
   std::lock_guard lock(mutex_);
   if (games_.size() >= max_games_) games_.erase(games_.begin());  // the oldest goes
   const std::string id = std::to_string(next_id_++);

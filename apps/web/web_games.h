@@ -28,8 +28,9 @@ class WebError : public UserError {
   int status_;
 };
 
-// Who may play a seat: "human", "uniform", "material", or the name of a bot folder inside the
-// server's bots folder (never a path: the page cannot make the server read other files).
+// Who may play a seat: "human", "uniform", "material", the name of a bot folder inside the
+// server's bots folder, or "run:PATH" for a checkpoint below its runs folder (never any other
+// path: the page cannot make the server read other files).
 struct SeatPlayerSpec {
   std::string spec = "human";
 };
@@ -42,9 +43,11 @@ struct SearchRequest {
 
 class WebGame {
  public:
-  // `bots_dir` holds the bot folders seats may name (empty: none). Throws WebError.
+  // `bots_dir` holds the bot folders seats may name, `runs_dir` the checkpoints (empty: none).
+  // Throws WebError.
   WebGame(VariantPtr variant, const std::optional<std::string>& fen,
-          const std::vector<std::string>& seats, const std::string& bots_dir);
+          const std::vector<std::string>& seats, const std::string& bots_dir,
+          const std::string& runs_dir);
   ~WebGame();
 
   nlohmann::json state() const;
@@ -87,16 +90,15 @@ class WebGame {
 
 class WebGames {
  public:
-  explicit WebGames(std::string bots_dir, size_t max_games = 256)
-      : bots_dir_(std::move(bots_dir)), max_games_(max_games) {}
+  WebGames(std::string bots_dir, std::string runs_dir, size_t max_games = 256)
+      : bots_dir_(std::move(bots_dir)), runs_dir_(std::move(runs_dir)), max_games_(max_games) {}
   // A new game; its id. Throws WebError (unknown variant, bad FEN, bad seat).
   std::string create(const nlohmann::json& request);
   // Throws WebError(404).
   std::shared_ptr<WebGame> find(const std::string& id) const;
-  const std::string& bots_dir() const { return bots_dir_; }
 
  private:
-  std::string bots_dir_;
+  std::string bots_dir_, runs_dir_;
   size_t max_games_;
   mutable std::mutex mutex_;
   std::map<std::string, std::shared_ptr<WebGame>> games_;

@@ -181,11 +181,22 @@ json list_runs(const std::string& runs_dir) {
       std::sort(names.begin(), names.end());
       for (const std::string& n : names) files.push_back(n);
     }
-    if (!run && files.empty()) continue;
-    found.push_back({fs::last_write_time(path),
-                     {{"name", fs::relative(path, root).string()},
-                      {"training", fs::exists(path / "training.csv")},
-                      {"records", files}}});
+    // Images (a run's learning curves, a balance report's plots) and the newest checkpoint.
+    json images = json::array();
+    for (const auto& f : fs::directory_iterator(path))
+      if (f.path().extension() == ".png") images.push_back(fs::relative(f.path(), root).string());
+    std::string newest;
+    if (fs::is_directory(path / "checkpoints"))
+      for (const auto& f : fs::directory_iterator(path / "checkpoints"))
+        if (f.path().extension() == ".pt" && f.path().stem().string().rfind("gen-", 0) == 0)
+          newest = std::max(newest, fs::relative(f.path(), root).string());
+    if (!run && files.empty() && images.empty()) continue;
+    json entry = {{"name", fs::relative(path, root).string()},
+                  {"training", fs::exists(path / "training.csv")},
+                  {"records", files},
+                  {"images", images}};
+    if (!newest.empty()) entry["checkpoint"] = newest;
+    found.push_back({fs::last_write_time(path), std::move(entry)});
   }
   std::sort(found.begin(), found.end(),
             [](const auto& a, const auto& b) { return a.first > b.first; });

@@ -11,8 +11,9 @@ namespace fairyzero {
 // are followed. Throws WebError (403 outside, 404 missing).
 std::string path_inside(const std::string& root, const std::string& relative);
 
-// The runs below `runs_dir` (folders with a variant.toml), newest first, with their record
-// files (self-play games/*.txt, arena games/*.pgn, balance *.jsonl).
+// The runs and record folders below `runs_dir` (a variant.toml, records or images), newest
+// first, with their record files (self-play games/*.txt, arena games/*.pgn, balance *.jsonl),
+// images (learning curves, a balance report's plots) and newest checkpoint.
 nlohmann::json list_runs(const std::string& runs_dir);
 // A run's progress: its CSV tables (training.csv, validation.csv, external.csv, ...) as columns
 // and rows, and its variant's name.

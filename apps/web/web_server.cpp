@@ -53,7 +53,8 @@ std::string query(const httplib::Request& req, const std::string& key) {
 }  // namespace
 
 struct WebServer::Impl {
-  explicit Impl(WebServerConfig c) : config(std::move(c)), games(config.bots_dir) {}
+  explicit Impl(WebServerConfig c)
+      : config(std::move(c)), games(config.bots_dir, config.runs_dir) {}
   void routes();
   WebServerConfig config;
   WebGames games;

@@ -95,6 +95,13 @@ function drawBoard(container, variant, frame, view) {
     if (man) hit.addEventListener("mouseenter", () => view.onHover && view.onHover(pieceLabel(variant, man)));
     element("title", {}, hit).textContent = cell.name + (man ? ": " + pieceLabel(variant, man) : "");
   }
+  // A zone the page was asked to show (promotion zones, camps, river sections), outlined.
+  for (const name of (board.zones[view.zone] || [])) {
+    const cell = board.cells.find((c) => c.name === name);
+    if (!cell) continue;
+    const [x, y] = place(board, cell.file, cell.rank, turns);
+    element("rect", { x: x + 0.04, y: y + 0.04, width: 0.92, height: 0.92, class: "zone" }, svg);
+  }
   // The author's coordinates: file names along the bottom, rank names down the side.
   for (let file = 0; file < board.files; ++file) {
     const [x, y] = place(board, file, turns === 2 ? board.ranks - 1 : 0, turns);
@@ -127,9 +134,13 @@ function drawMan(svg, variant, man, x, y) {
   } else {
     element("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.38, fill: colour, stroke: "#222", "stroke-width": 0.03 }, group);
     const text = element("text", {
-      x: x + 0.5, y: y + 0.52, class: "letter", fill: man.army === 0 ? "#222" : "#f4f4f4",
+      x: x + 0.5, y: y + 0.45, class: "letter", fill: man.army === 0 ? "#222" : "#f4f4f4",
     }, group);
     text.textContent = type.letter;
+    const name = element("text", {
+      x: x + 0.5, y: y + 0.8, class: "man-name", fill: man.army === 0 ? "#222" : "#f4f4f4",
+    }, group);
+    name.textContent = type.name.length > 9 ? type.name.slice(0, 8) + "." : type.name;
   }
 }
 
@@ -237,7 +248,7 @@ function renderSeats(container, variant, state) {
 function render() {
   const state = play.state, variant = play.variant;
   drawBoard($("board"), variant, state, {
-    turns: play.turns, selected: play.selected, targets: targetsOf(), onCell,
+    turns: play.turns, selected: play.selected, targets: targetsOf(), onCell, zone: $("zone").value,
     onHover: (text) => { $("piece-info").textContent = text; },
   });
   drawHands("hand-top", "hand-bottom", variant, state, play.turns, isHumanToMove());
@@ -296,6 +307,8 @@ async function newGame() {
   try {
     const game = await api("POST", "/api/games", body);
     Object.assign(play, { id: game.id, variant: game.variant, state: game.state, selected: null, drop: null, turns: 0 });
+    $("zone").replaceChildren(new Option("no zone", ""),
+      ...Object.keys(game.variant.board.zones).map((z) => new Option(z, z)));
     $("search").textContent = "";
     $("promotion").hidden = true;
     showError();
@@ -307,7 +320,9 @@ async function newGame() {
 async function chooseVariant() {
   const variant = await api("GET", `/api/variants/${$("variant").value}`);
   const bots = await api("GET", "/api/bots");
-  const options = ["human", "uniform", "material", ...bots.map((b) => b.name)];
+  const runs = await api("GET", "/api/runs");
+  const options = ["human", "uniform", "material", ...bots.map((b) => b.name),
+    ...runs.filter((r) => r.checkpoint).map((r) => "run:" + r.checkpoint)];
   const box = $("seat-choices");
   box.replaceChildren();
   variant.seats.forEach((seat, i) => {
@@ -375,6 +390,8 @@ async function loadReplay() {
 
 // ---- Runs ----
 
+const loaded = { runs: null };
+
 // A line plot of one column against the first, drawn in SVG.
 function plot(title, xs, ys) {
   const w = 320, h = 180, pad = 34;
@@ -407,6 +424,14 @@ async function loadRun() {
     const head = document.createElement("h2");
     head.textContent = `${run.name} (${run.variant || "?"})`;
     box.appendChild(head);
+    const listed = (loaded.runs || []).find((r) => r.name === run.name);
+    for (const image of listed ? listed.images : []) {
+      const img = document.createElement("img");
+      img.src = `/api/files?path=${encodeURIComponent(image)}`;
+      img.alt = image;
+      img.className = "figure";
+      box.appendChild(img);
+    }
     for (const [name, table] of Object.entries(run.tables)) {
       const title = document.createElement("h3");
       title.textContent = `${name}.csv: ${table.rows.length} rows`;
@@ -425,7 +450,8 @@ async function loadRun() {
 
 async function loadRuns() {
   const runs = await api("GET", "/api/runs");
-  $("run").replaceChildren(...runs.filter((r) => r.training).map((r) => new Option(r.name, r.name)));
+  $("run").replaceChildren(...runs.filter((r) => r.training || r.images.length).map((r) => new Option(r.name, r.name)));
+  loaded.runs = runs;
   const files = runs.flatMap((r) => r.records);
   $("record-file").replaceChildren(...files.map((f) => new Option(f, f)));
   if (files.length) loadRecordGames();
@@ -455,6 +481,7 @@ async function start() {
     try { play.state = await api("POST", `/api/games/${play.id}/resign`, { seat: play.state.seat_to_move }); render(); } catch (e) { showError(e); }
   });
   $("analyse").addEventListener("click", analyse);
+  $("zone").addEventListener("change", render);
   $("stop").addEventListener("click", () => api("POST", `/api/games/${play.id}/stop`).catch(showError));
   $("record-file").addEventListener("change", loadRecordGames);
   $("load-replay").addEventListener("click", loadReplay);

@@ -67,6 +67,8 @@ void make_runs(const TempDir& dir) {
   write(dir / "runs/bad/games/g.txt", "checkmate | x | 1 plies | e2e4\n");
   write(dir / "outside.txt", "checkmate | x | 1 plies | e2e4\n");
   write(dir / "runs/mini/learning_curves.png", "\x89PNG fake");
+  write(dir / "runs/mini/checkpoints/gen-0001.pt", "not a network");
+  write(dir / "runs/mini/checkpoints/gen-0002.pt", "not a network");
 }
 
 TEST(WebFiles, RunsProgressAndEveryKindOfRecordReplay) {
@@ -107,6 +109,27 @@ TEST(WebFiles, RunsProgressAndEveryKindOfRecordReplay) {
   EXPECT_NE(bad.body["error"].get<std::string>().find("variant cannot be loaded"),
             std::string::npos);
   EXPECT_EQ(server.get("/api/files?path=mini/learning_curves.png").status, 200);
+  for (const json& r : runs)
+    if (r["name"] == "mini") {
+      EXPECT_EQ(r["images"], json({"mini/learning_curves.png"}));
+      EXPECT_EQ(r["checkpoint"], "mini/checkpoints/gen-0002.pt") << "the newest";
+    }
+}
+
+// A seat may be a checkpoint of a run below --runs ("run:PATH"), and nothing else on disk.
+TEST(WebFiles, SeatsMayBeCheckpointsOfTheRunsFolder) {
+  TempDir dir;
+  make_runs(dir);
+  TestServer server(serving((dir / "runs").string()));
+  auto seat = [&](const std::string& spec) {
+    return server.post("/api/games", {{"variant", "gardner"}, {"seats", {"human", spec}}});
+  };
+  EXPECT_EQ(seat("run:../outside.txt").status, 403);
+  EXPECT_EQ(seat("run:mini/training.csv").status, 400);
+  Answer broken = seat("run:mini/checkpoints/gen-0002.pt");
+  EXPECT_EQ(broken.status, 400) << "not a real checkpoint: refused with the loader's reason";
+  EXPECT_NE(broken.body["error"].get<std::string>().find("gen-0002.pt"), std::string::npos)
+      << broken.text;
 }
 
 TEST(WebFiles, NoPathLeavesTheFoldersItWasGiven) {
