@@ -115,20 +115,24 @@ int SearchTree::select_edge(int32_t parent) const {
   float cpuct =
       params_.cpuct_init + std::log((parent_visits + params_.cpuct_base + 1) / params_.cpuct_base);
   float explore = cpuct * std::sqrt(std::max(parent_visits, 1.0f));
+  // A node's edges are one run within a chunk (chunked_arena.h): indexed from the first, not
+  // looked up through the arena for every child.
+  const Edge* edges = count > 0 ? &edge(parent, 0) : nullptr;
   float visited_policy = 0;
   for (int k = 0; k < count; ++k) {
-    const int32_t c = child(parent, k);
+    const int32_t c = edges[k].child.load(kAcquire);
     if (c >= 0 && node(c).visits.load(kRelaxed) + node(c).in_flight.load(kRelaxed) > 0)
-      visited_policy += edge(parent, k).prior;
+      visited_policy += edges[k].prior;
   }
   float reduction = parent == 0 ? params_.fpu_reduction_root : params_.fpu_reduction;
   float fpu = value_of(p, seat) - reduction * std::sqrt(visited_policy);
   int best = -1;
   float best_score = -1e30f;
   const bool forcing = parent == 0 && params_.root_noise && params_.forced_playouts > 0;
+  const bool restricted = parent == 0 && !root_moves_.empty();
   for (int k = 0; k < count; ++k) {
-    if (!allowed(parent, k)) continue;
-    const Edge& e = edge(parent, k);
+    if (restricted && !allowed(parent, k)) continue;
+    const Edge& e = edges[k];
     const int32_t ci = e.child.load(kAcquire);
     int n = 0;
     float q = fpu;
