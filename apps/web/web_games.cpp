@@ -283,16 +283,24 @@ std::string WebGames::create(const json& request) {
   auto game = std::make_shared<WebGame>(find_variant(name), fen, seats, bots_dir_, runs_dir_);
   std::lock_guard lock(mutex_);
   if (games_.size() >= max_games_) games_.erase(games_.begin());  // the oldest goes
-  const std::string id = std::to_string(next_id_++);
+  const long long id = next_id_++;
   games_[id] = std::move(game);
-  return id;
+  return std::to_string(id);
 }
 
 std::shared_ptr<WebGame> WebGames::find(const std::string& id) const {
   std::lock_guard lock(mutex_);
-  auto it = games_.find(id);
+  const bool digits =
+      !id.empty() && id.size() < 18 &&
+      std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; });
+  auto it = digits ? games_.find(std::stoll(id)) : games_.end();
   if (it == games_.end()) throw WebError(404, "no game " + id);
   return it->second;
+}
+
+void WebGames::stop_all() {
+  std::lock_guard lock(mutex_);
+  for (auto& [id, game] : games_) game->stop();
 }
 
 }  // namespace fairyzero

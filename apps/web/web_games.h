@@ -96,12 +96,14 @@ class WebGames {
   std::string create(const nlohmann::json& request);
   // Throws WebError(404).
   std::shared_ptr<WebGame> find(const std::string& id) const;
+  // Stops every running bot search (the server is shutting down).
+  void stop_all();
 
  private:
   std::string bots_dir_, runs_dir_;
   size_t max_games_;
   mutable std::mutex mutex_;
-  std::map<std::string, std::shared_ptr<WebGame>> games_;
+  std::map<long long, std::shared_ptr<WebGame>> games_;  // by id: the first is the oldest
   long long next_id_ = 1;
 };
 

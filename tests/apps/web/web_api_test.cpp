@@ -9,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include "apps/web/web_games.h"
 #include "tests/apps/web/web_test_support.h"
 
 namespace fairyzero {
@@ -140,6 +141,40 @@ TEST(WebApi, StopEndsALongBotSearchAtOnce) {
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), 30);
   EXPECT_EQ(a.body["state"]["moves"].size(), 1u) << "the stopped search plays what it has";
   EXPECT_FALSE(server.post("/api/games/" + id + "/stop").body["stopped"].get<bool>());
+}
+
+// The server shuts down at once even while a bot thinks (its search is stopped first).
+TEST(WebApi, ShuttingDownStopsAThinkingBot) {
+  auto started = std::chrono::steady_clock::now();
+  std::future<void> search;
+  {
+    TestServer server;
+    const std::string id =
+        new_game(server, {{"variant", "chess"}, {"seats", {"uniform", "uniform"}}});
+    const int port = server.port();
+    search = std::async(std::launch::async, [port, id] {
+      httplib::Client client("127.0.0.1", port);
+      client.set_read_timeout(120, 0);
+      client.Post(("/api/games/" + id + "/bot").c_str(), R"({"seconds": 60})", "application/json");
+    });
+    for (int i = 0;
+         i < 500 && !server.get("/api/games/" + id).body["state"]["searching"].get<bool>(); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }  // the server stops here
+  search.get();
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), 30);
+}
+
+// A full table lets the oldest game go.
+TEST(WebGames, TheOldestGameGoesWhenTheTableIsFull) {
+  WebGames games("", "", 2);
+  const std::string first = games.create({{"variant", "chess"}});
+  const std::string second = games.create({{"variant", "chess"}});
+  const std::string third = games.create({{"variant", "chess"}});
+  EXPECT_THROW(games.find(first), WebError);
+  EXPECT_NO_THROW(games.find(second));
+  EXPECT_NO_THROW(games.find(third));
+  EXPECT_THROW(games.find("99999999999999999999999"), WebError) << "an id too long is not a crash";
 }
 
 TEST(WebApi, BadRequestsGetA4xxWithTheReason) {

@@ -109,25 +109,29 @@ TEST(Arena, SprtStopsTheMatchWhenTheRatioCrossesABound) {
   EXPECT_GE(result.status.llr, config.sprt->upper_bound());
 }
 
+// Two games of the material search against Fairy-Stockfish over `protocol`, which must end
+// without a fault and be recorded.
+void expect_clean_match(const TempDir& dir, const std::string& protocol, EngineLimits limits,
+                        int concurrency) {
+  ArenaConfig config = config_for("chess", "material", protocol + std::string(kFairyStockfish), 2);
+  config.players[1].engine_limits = limits;
+  config.default_visits = 8;
+  config.concurrency = concurrency;  // one engine process per game
+  config.out_dir = dir / (protocol.substr(0, protocol.size() - 1) + std::to_string(concurrency));
+  ArenaResult result = run_arena(config);
+  ASSERT_EQ(result.games.size(), 2u);
+  for (const ArenaGame& game : result.games) {
+    EXPECT_TRUE(game.detail.empty()) << protocol << " " << game.detail;
+    EXPECT_GT(game.moves.size(), 4u);
+  }
+  expect_recorded(config, result);
+}
+
 TEST(Arena, PlaysFairyStockfishOverUciAndXboard) {
   if (!fs::exists(kFairyStockfish)) GTEST_SKIP() << kFairyStockfish << " is not installed";
   TempDir dir;
-  for (std::string protocol : {"uci:", "xboard:"}) {
-    ArenaConfig config =
-        config_for("chess", "material", protocol + std::string(kFairyStockfish), 2);
-    config.players[1].engine_limits =
-        protocol == "uci:" ? EngineLimits{.nodes = 200} : EngineLimits{.depth = 1};
-    config.default_visits = 8;
-    config.concurrency = 2;  // one engine process per game
-    config.out_dir = dir / protocol.substr(0, protocol.size() - 1);
-    ArenaResult result = run_arena(config);
-    ASSERT_EQ(result.games.size(), 2u);
-    for (const ArenaGame& game : result.games) {
-      EXPECT_TRUE(game.detail.empty()) << protocol << " " << game.detail;
-      EXPECT_GT(game.moves.size(), 4u);
-    }
-    expect_recorded(config, result);
-  }
+  expect_clean_match(dir, "uci:", {.nodes = 200}, 2);
+  expect_clean_match(dir, "xboard:", {.depth = 1}, 2);
 }
 
 TEST(Arena, CrashingHangingAndIllegalEnginesLoseWithTheReason) {
@@ -204,20 +208,8 @@ TEST(Arena, ClockGamesSendTheClocksAndAnEnginePastItsTimeLoses) {
 TEST(Arena, FairyStockfishPlaysUnderAClockOverUciAndXboard) {
   if (!fs::exists(kFairyStockfish)) GTEST_SKIP() << kFairyStockfish << " is not installed";
   TempDir dir;
-  for (std::string protocol : {"uci:", "xboard:"}) {
-    ArenaConfig config =
-        config_for("chess", "material", protocol + std::string(kFairyStockfish), 2);
-    config.players[1].engine_limits = {.clock_seconds = 3, .increment_seconds = 0.05};
-    config.default_visits = 8;
-    config.out_dir = dir / protocol.substr(0, protocol.size() - 1);
-    ArenaResult result = run_arena(config);
-    ASSERT_EQ(result.games.size(), 2u);
-    for (const ArenaGame& game : result.games) {
-      EXPECT_TRUE(game.detail.empty()) << protocol << " " << game.detail;
-      EXPECT_GT(game.moves.size(), 4u);
-    }
-    expect_recorded(config, result);
-  }
+  for (std::string protocol : {"uci:", "xboard:"})
+    expect_clean_match(dir, protocol, {.clock_seconds = 3, .increment_seconds = 0.05}, 1);
 }
 
 TEST(Arena, BadPlayersAreRefusedBeforeAnyGameWithTheReason) {
