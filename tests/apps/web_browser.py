@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The web board in a real browser: Debian's chromium, headless, driven by selenium through
-Debian's chromedriver. Plays moves by clicking in chess, in cam (missing cells) and in irwell
+Debian's chromedriver. Plays moves by clicking in chess (a promotion included), in cam (missing cells) and in irwell
 (four seats, bots on three of them), replays a recorded arena game, plots a run's progress, and
 saves a screenshot of each game. Usage: web_browser.py FAIRYZERO OUT_DIR (exit 77, a skip, without chromium)."""
 import os
@@ -71,12 +71,14 @@ def click_cell(driver, cell):
     hits[-1].click()
 
 
-def new_game(driver, variant, seats):
+def new_game(driver, variant, seats, fen=""):
     Select(driver.find_element(By.ID, "variant")).select_by_value(variant)
     wait_for(driver, lambda d: d.find_element(By.ID, "seat-choices").get_attribute("data-variant") == variant,
              variant + "'s seat choices")
     for i, player in enumerate(seats):
         Select(driver.find_element(By.ID, "seat-%d" % i)).select_by_value(player)
+    driver.find_element(By.ID, "start-fen").clear()
+    driver.find_element(By.ID, "start-fen").send_keys(fen)
     driver.find_element(By.ID, "bot-visits").clear()
     driver.find_element(By.ID, "bot-visits").send_keys("32")
     driver.find_element(By.ID, "new").click()
@@ -128,6 +130,20 @@ def main():
             if driver.find_element(By.CSS_SELECTOR, "#moves li").text != "e2e4":
                 fail("the first move is not e2e4")
             driver.save_screenshot(os.path.join(OUT, "web-chess.png"))
+
+            # A promotion asks which man: the choices are the variant's, the queen is played.
+            new_game(driver, "chess", ["human", "human"], "7k/P7/8/8/8/8/8/K7 w - - 0 1")
+            click_cell(driver, "a7")
+            click_cell(driver, "a8")
+            choices = wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#promotion button"),
+                               "the promotion choices")
+            names = sorted(b.text for b in choices)
+            if names != ["bishop", "knight", "queen", "rook"]:
+                fail("promotion choices: %s" % names)
+            next(b for b in choices if b.text == "queen").click()
+            wait_for(driver, lambda d: move_count(d) == 1, "a7a8q in the move list")
+            if driver.find_element(By.CSS_SELECTOR, "#moves li").text != "a7a8q":
+                fail("the promotion played " + driver.find_element(By.CSS_SELECTOR, "#moves li").text)
 
             # Cam: a board with missing cells; the material bot answers.
             new_game(driver, "cam", ["human", "material"])
