@@ -18,6 +18,7 @@
 int main(int argc, char** argv) {
   using namespace fairyzero;
   int playouts = 10000, searches = 20;
+  SearchParams tuned;  // the one-game rows' search parameters (defaults unless given)
   // 1 and 2 threads, and more where the machine has the cores for them.
   std::vector<int> thread_counts = {1, 2};
   for (int t = 4; t <= static_cast<int>(std::thread::hardware_concurrency()) && t <= 16; t *= 2)
@@ -27,8 +28,14 @@ int main(int argc, char** argv) {
       playouts = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--searches") && i + 1 < argc)
       searches = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--leaves-per-batch") && i + 1 < argc)
+      tuned.leaves_per_batch = std::max(1, std::atoi(argv[++i]));
+    else if (!std::strcmp(argv[i], "--virtual-loss") && i + 1 < argc)
+      tuned.virtual_loss = std::max(0, std::atoi(argv[++i]));
     else {
-      std::fprintf(stderr, "usage: search_bench [--playouts N per search] [--searches N]\n");
+      std::fprintf(stderr,
+                   "usage: search_bench [--playouts N per search] [--searches N] "
+                   "[--leaves-per-batch N] [--virtual-loss N]\n");
       return 2;
     }
   }
@@ -51,7 +58,7 @@ int main(int argc, char** argv) {
       if (!LegalMoves(p).empty()) starts.push_back(p);
     }
     for (int threads : thread_counts) {
-      SearchParams params;
+      SearchParams params = tuned;
       params.threads = threads;
       long long total = 0;
       double seconds = 0;
