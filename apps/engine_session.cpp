@@ -12,6 +12,7 @@
 #include "apps/commands.h"
 #include "core/errors.h"
 #include "core/variant_loader.h"
+#include "nn/network_evaluator.h"
 #include "training/players/internal_player.h"
 
 namespace fairyzero {
@@ -56,6 +57,10 @@ EngineBot engine_bot_from_args(const Arguments& args) {
   if (bot.search.threads < 1) throw UsageError("--threads must be at least 1");
   bot.search.params.threads = bot.search.threads;
   bot.search.params.root_noise = false;
+  // The search's threads (and other engines on the machine) give the parallelism; a forward pass
+  // on every core would oversubscribe it.
+  bot.network_threads = static_cast<int>(args.integer("--network-threads", 1));
+  set_cpu_forward_threads(bot.network_threads);
   return bot;
 }
 

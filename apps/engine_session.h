@@ -34,7 +34,8 @@ struct EngineBot {
   // material, which cost less than a lookup).
   std::shared_ptr<EvaluationCache> cache;
   BotSearchDefaults search;
-  std::string name;  // "FairyZero minichess gen-6", "FairyZero material"
+  std::string name;         // "FairyZero minichess gen-6", "FairyZero material"
+  int network_threads = 1;  // threads of a CPU forward pass (--network-threads)
 };
 
 // The bot of a protocol command line: BOT_DIR (an exported bot), a checkpoint FILE.pt, or

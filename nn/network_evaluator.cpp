@@ -224,4 +224,6 @@ void NetworkEvaluator::Impl::run(std::span<const EvalRequest> batch, NetworkStag
   }
 }
 
+void set_cpu_forward_threads(int threads) { at::set_num_threads(std::max(1, threads)); }
+
 }  // namespace fairyzero

@@ -59,4 +59,10 @@ class NetworkEvaluator : public StagedEvaluator {
   std::unique_ptr<Impl> impl_;
 };
 
+// Threads each CPU forward pass may use (LibTorch's intra-op threads; process-wide). Its default
+// is every core, which oversubscribes the machine as soon as several searches or engines run at
+// once: each parallel region then waits for a descheduled thread, and a forward pass that takes
+// milliseconds alone takes a scheduler slice per layer (docs/BENCHMARKS.md, issue 17).
+void set_cpu_forward_threads(int threads);
+
 }  // namespace fairyzero

@@ -1,5 +1,6 @@
 // NetworkEvaluator: logits and values of the right count and range, refusals, and the same
 // results behind an InferenceServer with two server threads.
+#include <ATen/Parallel.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -87,6 +88,17 @@ INSTANTIATE_TEST_SUITE_P(Variants, NetworkEvaluatorTest,
                            std::erase(name, '-');
                            return name;
                          });
+
+// The engines' --network-threads: LibTorch's intra-op threads, at least one.
+TEST(NetworkEvaluator, CpuForwardThreadsAreSetForTheProcess) {
+  const int before = at::get_num_threads();
+  set_cpu_forward_threads(1);
+  EXPECT_EQ(at::get_num_threads(), 1);
+  set_cpu_forward_threads(0);
+  EXPECT_EQ(at::get_num_threads(), 1) << "never fewer than one";
+  set_cpu_forward_threads(before);
+  EXPECT_EQ(at::get_num_threads(), before);
+}
 
 TEST(NetworkEvaluator, RefusesUnknownDevicesAndWrongShapes) {
   VariantPtr v = variant("chess");
