@@ -73,6 +73,9 @@ CheckpointInfo read_info(torch::serialize::InputArchive& archive, const std::str
   c10::IValue moves_left;  // absent in files written before the moves-left head: none
   info.config.moves_left = archive.try_read("fairyzero_moves_left", moves_left) &&
                            moves_left.isInt() && moves_left.toInt() != 0;
+  c10::IValue soft_policy;  // absent in files written before the soft policy head: none
+  info.config.soft_policy = archive.try_read("fairyzero_soft_policy", soft_policy) &&
+                            soft_policy.isInt() && soft_policy.toInt() != 0;
   info.shape.planes = static_cast<int>(get_int("planes"));
   info.shape.ranks = static_cast<int>(get_int("ranks"));
   info.shape.files = static_cast<int>(get_int("files"));
@@ -183,6 +186,7 @@ void save_checkpoint(const std::string& path, const NetworkImpl& network, const 
   write_int(archive, "policy_dim", c.policy_dim);
   write_int(archive, "value_hidden", c.value_hidden);
   write_int(archive, "moves_left", c.moves_left ? 1 : 0);
+  write_int(archive, "soft_policy", c.soft_policy ? 1 : 0);
   const NetworkShape& s = network.shape();
   write_int(archive, "planes", s.planes);
   write_int(archive, "ranks", s.ranks);
@@ -288,6 +292,14 @@ void load_checkpoint_into(const std::string& path, const VariantPtr& variant, Ne
                                "with [network] moves_left = false) and the network has one: "
                                "set [network] moves_left = false in the run's config.toml to go "
                                "on with it");
+  if (have.soft_policy != want.soft_policy)
+    diff << (diff.tellp() > 0 ? "; " : "")
+         << (have.soft_policy ? "it has a soft policy head (the network has none): set [network] "
+                                "soft_policy = true in the run's config.toml to go on with it"
+                              : "it has no soft policy head (written before the head existed, or "
+                                "with [network] soft_policy = false) and the network has one: "
+                                "set [network] soft_policy = false in the run's config.toml to "
+                                "go on with it");
   if (info.shape != network.shape()) diff << (diff.tellp() > 0 ? "; " : "") << "input/output shape";
   if (diff.tellp() > 0)
     throw CheckpointMismatchError("checkpoint '" + path +

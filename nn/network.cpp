@@ -73,6 +73,14 @@ void NetworkImpl::reset() {
         register_module("moves_left_hidden", nn::Linear(32 * cells, config_.value_hidden));
     moves_left_ = register_module("moves_left", nn::Linear(config_.value_hidden, 1));
   }
+  soft_ = PolicyLayers{};
+  if (config_.soft_policy) {
+    soft_.query = register_module("soft_query", nn::Linear(f, config_.policy_dim));
+    soft_.key = register_module("soft_key", nn::Linear(f, config_.policy_dim));
+    if (shape_.promotion_choices > 0)
+      soft_.promotion = register_module("soft_promotion", nn::Linear(f, shape_.promotion_choices));
+    soft_.drop = register_module("soft_drop", nn::Linear(f, shape_.piece_types));
+  }
 }
 
 NetworkOutput NetworkImpl::forward(torch::Tensor x) {
@@ -85,12 +93,17 @@ NetworkOutput NetworkImpl::forward(torch::Tensor x) {
   // [B, F, R, C] -> [B, cells, F]: one embedding per cell, cells in index order (rank * files
   // + file), the order of the encoder's cell indices.
   torch::Tensor embed = torch::relu(policy_embed_(x)).flatten(2).transpose(1, 2);
-  torch::Tensor q = query_(embed), k = key_(embed);
-  out.pair =
-      torch::matmul(q, k.transpose(1, 2)) / std::sqrt(static_cast<double>(config_.policy_dim));
+  const double scale = std::sqrt(static_cast<double>(config_.policy_dim));
+  out.pair = torch::matmul(query_(embed), key_(embed).transpose(1, 2)) / scale;
   out.promotion = promotion_ ? promotion_(embed).transpose(1, 2)
                              : torch::zeros({batch, 0, cells}, embed.options());
   out.drop = drop_(embed).transpose(1, 2);
+  if (soft_.query) {
+    out.soft_pair = torch::matmul(soft_.query(embed), soft_.key(embed).transpose(1, 2)) / scale;
+    out.soft_promotion = soft_.promotion ? soft_.promotion(embed).transpose(1, 2)
+                                         : torch::zeros({batch, 0, cells}, embed.options());
+    out.soft_drop = soft_.drop(embed).transpose(1, 2);
+  }
 
   torch::Tensor v = torch::relu(value_bn_(value_conv_(x))).flatten(1);
   out.value = value_fc2_(torch::relu(value_fc1_(v))).view({batch, shape_.value_heads, 3});
@@ -102,16 +115,19 @@ std::shared_ptr<NetworkImpl> make_network(const NetworkConfig& config, const Net
   return std::make_shared<NetworkImpl>(config, shape);
 }
 
-torch::Tensor policy_logits_at(const NetworkOutput& out, const torch::Tensor& indices) {
-  const int64_t batch = out.pair.size(0), cells = out.pair.size(1);
-  const int64_t promotions = out.promotion.size(1), types = out.drop.size(1);
+namespace {
+
+torch::Tensor logits_at(const torch::Tensor& pair, const torch::Tensor& promotion,
+                        const torch::Tensor& drop, const torch::Tensor& indices) {
+  const int64_t batch = pair.size(0), cells = pair.size(1);
+  const int64_t promotions = promotion.size(1), types = drop.size(1);
   const int64_t cells2 = cells * cells;
   const int64_t drop_base = (1 + promotions) * cells2;
   // All head outputs side by side, then one zero column for "no second term".
-  torch::Tensor flat = torch::cat(
-      {out.pair.reshape({batch, cells2}), out.promotion.reshape({batch, promotions * cells}),
-       out.drop.reshape({batch, types * cells}), torch::zeros({batch, 1}, out.pair.options())},
-      1);
+  torch::Tensor flat =
+      torch::cat({pair.reshape({batch, cells2}), promotion.reshape({batch, promotions * cells}),
+                  drop.reshape({batch, types * cells}), torch::zeros({batch, 1}, pair.options())},
+                 1);
   const int64_t zero_slot = flat.size(1) - 1;
   torch::Tensor idx = indices.to(torch::kLong);
   torch::Tensor is_drop = idx >= drop_base;
@@ -123,6 +139,23 @@ torch::Tensor policy_logits_at(const NetworkOutput& out, const torch::Tensor& in
   torch::Tensor second = torch::where(is_promotion, cells2 + slot * cells + idx.remainder(cells),
                                       torch::full_like(idx, zero_slot));
   return flat.gather(1, first) + flat.gather(1, second);
+}
+
+}  // namespace
+
+torch::Tensor policy_logits_at(const NetworkOutput& out, const torch::Tensor& indices) {
+  return logits_at(out.pair, out.promotion, out.drop, indices);
+}
+
+torch::Tensor soft_policy_logits_at(const NetworkOutput& out, const torch::Tensor& indices) {
+  if (!out.soft_pair.defined())
+    throw std::logic_error("soft_policy_logits_at: the network has no soft policy head");
+  return logits_at(out.soft_pair, out.soft_promotion, out.soft_drop, indices);
+}
+
+torch::Tensor soft_policy_target(const torch::Tensor& weight) {
+  torch::Tensor soft = weight.clamp_min(0).pow(0.25);
+  return soft / soft.sum(1, /*keepdim=*/true).clamp_min(1e-12);
 }
 
 }  // namespace fairyzero

@@ -18,6 +18,8 @@ struct NetworkOutput {
   // [B]: plies left to the game's end over kMovesLeftScale, unbounded (a linear output keeps
   // its gradient; read it clamped at 0); undefined without the head.
   torch::Tensor moves_left;
+  // The soft policy head's logits, shaped as pair, promotion and drop; undefined without it.
+  torch::Tensor soft_pair, soft_promotion, soft_drop;
 };
 
 // The moves-left head predicts plies / kMovesLeftScale, so its target is about 1 in a typical
@@ -44,8 +46,9 @@ TORCH_MODULE(ResidualBlock);
 // per-cell linear layers on e give the promotion and drop logits of the target cell. The value
 // head is 1x1 conv to 32 channels, BN, ReLU, a hidden layer of value_hidden, and value_heads*3
 // logits; the moves-left head (when configured) has its own hidden layer of value_hidden on
-// the value head's 32 channels and one linear output. Clone (Cloneable) to copy it to another
-// device without touching the original.
+// the value head's 32 channels and one linear output; the soft policy head (when configured)
+// has its own query, key, promotion and drop layers on the same cell embeddings. Clone
+// (Cloneable) to copy it to another device without touching the original.
 class NetworkImpl : public torch::nn::Cloneable<NetworkImpl> {
  public:
   NetworkImpl(const NetworkConfig& config, const NetworkShape& shape);
@@ -68,6 +71,10 @@ class NetworkImpl : public torch::nn::Cloneable<NetworkImpl> {
   torch::nn::BatchNorm2d value_bn_{nullptr};
   torch::nn::Linear value_fc1_{nullptr}, value_fc2_{nullptr};
   torch::nn::Linear moves_left_hidden_{nullptr}, moves_left_{nullptr};  // null without the head
+  struct PolicyLayers {
+    torch::nn::Linear query{nullptr}, key{nullptr}, promotion{nullptr}, drop{nullptr};
+  };
+  PolicyLayers soft_;  // null without the soft policy head
 };
 TORCH_MODULE(Network);
 
@@ -76,5 +83,13 @@ TORCH_MODULE(Network);
 // promotions, drop logit for drops. Returns [B, K] in the outputs' dtype. Differentiable, so
 // the trainer's policy loss can use it too.
 torch::Tensor policy_logits_at(const NetworkOutput& out, const torch::Tensor& indices);
+
+// The same for the soft policy head (the output must have one).
+torch::Tensor soft_policy_logits_at(const NetworkOutput& out, const torch::Tensor& indices);
+
+// What the soft policy head learns from a policy target ([B, K] weights, rows summing to 1 or
+// all zero): each weight to the power 1/4, renormalised per row (KataGo's soft policy). Zero
+// weights stay zero; an all-zero row stays zero.
+torch::Tensor soft_policy_target(const torch::Tensor& weight);
 
 }  // namespace fairyzero

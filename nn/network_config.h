@@ -20,6 +20,10 @@ struct NetworkConfig {
   // A moves-left head (lc0): the plies left to the game's end, from the value head's hidden
   // layer. Checkpoints written before it existed have none (and load as such).
   bool moves_left = true;
+  // KataGo's auxiliary soft policy head: a second policy head trained on the visit target
+  // raised to the power 1/4 (flatter, so it tells the trunk about the moves search does not
+  // pick). Training only; search reads the main head. Absent in older checkpoints.
+  bool soft_policy = false;
   bool operator==(const NetworkConfig&) const = default;
 };
 
@@ -60,7 +64,7 @@ std::shared_ptr<NetworkImpl> make_network(const NetworkConfig& config, const Net
 inline std::string describe(const NetworkConfig& c) {
   return std::to_string(c.blocks) + "x" + std::to_string(c.filters) + " (policy " +
          std::to_string(c.policy_dim) + ", value " + std::to_string(c.value_hidden) +
-         (c.moves_left ? ", moves left)" : ")");
+         (c.moves_left ? ", moves left" : "") + (c.soft_policy ? ", soft policy)" : ")");
 }
 
 }  // namespace fairyzero

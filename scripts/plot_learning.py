@@ -44,6 +44,9 @@ def main():
         ax = row["training"][0]
         ax.plot(steps, column(training, "policy_loss"), label="policy loss")
         ax.plot(steps, column(training, "policy_entropy"), label="policy entropy", linestyle="--")
+        soft = [float(r["soft_policy_loss"]) for r in training if r.get("soft_policy_loss")]
+        if len(soft) == len(steps):
+            ax.plot(steps, soft, label="soft policy loss", linestyle=":")
         ax.set_xlabel("training step")
         ax.legend()
         ax.set_title("policy")

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -108,6 +109,17 @@ TEST_P(NetworkShapes, ForwardGivesTheDocumentedShapes) {
   without.moves_left = false;
   Network plain(without, enc.network_shape());
   EXPECT_FALSE(plain->forward(encode(enc, positions)).moves_left.defined());
+  EXPECT_FALSE(out.soft_pair.defined()) << "no soft policy head unless configured";
+  NetworkConfig soft = kTiny;
+  soft.soft_policy = true;
+  Network with_soft(soft, enc.network_shape());
+  with_soft->eval();
+  NetworkOutput s = with_soft->forward(encode(enc, positions));
+  ASSERT_TRUE(s.soft_pair.defined());
+  EXPECT_EQ(s.soft_pair.sizes(), s.pair.sizes());
+  EXPECT_EQ(s.soft_promotion.sizes(), s.promotion.sizes());
+  EXPECT_EQ(s.soft_drop.sizes(), s.drop.sizes());
+  EXPECT_FALSE(torch::equal(s.soft_pair, s.pair)) << "a head of its own";
 }
 
 INSTANTIATE_TEST_SUITE_P(Variants, NetworkShapes,
@@ -292,6 +304,45 @@ TEST_F(Checkpoints, ACheckpointFromBeforeTheMovesLeftHeadLoadsWithoutIt) {
   Network with_head(kTiny, enc.network_shape());
   expect_throws_with([&] { load_checkpoint_into(path, chess, *with_head); },
                      {path, "no moves-left head", "moves_left = false"});
+}
+
+// The soft policy head has its own layers and its target is the visit target to the power 1/4.
+TEST(Network, SoftPolicyTargetIsTheQuarterPowerRenormalised) {
+  torch::Tensor weight =
+      torch::tensor({0.81f, 0.16f, 0.03f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f}).view({2, 4});
+  torch::Tensor soft = soft_policy_target(weight);
+  const float a = std::pow(0.81f, 0.25f), b = std::pow(0.16f, 0.25f), c = std::pow(0.03f, 0.25f);
+  EXPECT_NEAR(soft[0][0].item<float>(), a / (a + b + c), 1e-6);
+  EXPECT_NEAR(soft[0][1].item<float>(), b / (a + b + c), 1e-6);
+  EXPECT_NEAR(soft[0][2].item<float>(), c / (a + b + c), 1e-6);
+  EXPECT_EQ(soft[0][3].item<float>(), 0.0f) << "a move without visits stays at zero";
+  EXPECT_NEAR(soft[0].sum().item<float>(), 1.0f, 1e-6);
+  EXPECT_EQ(soft[1].abs().sum().item<float>(), 0.0f) << "an empty row stays empty";
+  EXPECT_LT(soft[0][0].item<float>(), 0.81f) << "flatter than the target";
+}
+
+TEST_F(Checkpoints, TheSoftPolicyHeadRoundTripsAndAMismatchIsRefusedWithTheFix) {
+  NetworkConfig soft_config = kTiny;
+  soft_config.soft_policy = true;
+  Network soft(soft_config, enc.network_shape());
+  const std::string with_path = dir.file("soft.pt");
+  save_checkpoint(with_path, *soft, enc, 3);
+  EXPECT_TRUE(read_checkpoint_info(with_path).config.soft_policy);
+  Network loaded(load_checkpoint(with_path, chess));
+  soft->eval();
+  loaded->eval();
+  torch::NoGradGuard no_grad;
+  torch::Tensor planes = encode(enc, random_positions(chess, 1, 6));
+  EXPECT_TRUE(torch::equal(soft->forward(planes).soft_pair, loaded->forward(planes).soft_pair));
+
+  Network plain(kTiny, enc.network_shape());
+  expect_throws_with([&] { load_checkpoint_into(with_path, chess, *plain); },
+                     {with_path, "has a soft policy head", "soft_policy = true"});
+  const std::string without_path = dir.file("plain.pt");
+  save_checkpoint(without_path, *plain, enc, 3);
+  EXPECT_FALSE(read_checkpoint_info(without_path).config.soft_policy);
+  expect_throws_with([&] { load_checkpoint_into(without_path, chess, *soft); },
+                     {without_path, "no soft policy head", "soft_policy = false"});
 }
 
 }  // namespace

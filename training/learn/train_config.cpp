@@ -55,6 +55,8 @@ std::vector<Setting> settings(TrainConfig& c) {
       {"network", "value_hidden", &c.network.value_hidden, 1, 4096, "value head hidden width"},
       {"network", "moves_left", &c.network.moves_left, 0, 0,
        "a moves-left head (plies to the end; false in runs from before it existed)"},
+      {"network", "soft_policy", &c.network.soft_policy, 0, 0,
+       "KataGo's auxiliary soft policy head (the visit target to the power 1/4)"},
       {"selfplay", "games", &s.games, 1, 1e7, "games per generation"},
       {"selfplay", "workers", &s.workers, 1, 256, "worker threads, each playing a group of games",
        kMidRun},
@@ -117,6 +119,8 @@ std::vector<Setting> settings(TrainConfig& c) {
       {"training", "value_loss_weight", &t.value_loss_weight, 0, 100, "weight of the value loss"},
       {"training", "moves_left_loss_weight", &t.moves_left_loss_weight, 0, 100,
        "weight of the moves-left head's loss"},
+      {"training", "soft_policy_loss_weight", &t.soft_policy_loss_weight, 0, 100,
+       "weight of the soft policy head's loss"},
       {"training", "metrics_every", &t.metrics_every, 1, 1e6, "steps per metrics row", kMidRun},
       {"training", "mixed_precision", &t.mixed_precision, 0, 0, "autocast + loss scaling on CUDA"},
   };

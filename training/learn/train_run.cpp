@@ -326,6 +326,8 @@ std::string TrainingRun::validate_generation(int generation,
   if (held_out.refresh() == 0) return "";
   const std::vector<std::string> names = agents();
   const bool per_seat = c.agents.per_seat();
+  const bool soft = c.network.soft_policy;
+  const std::string soft_column = soft ? ",soft_policy_loss" : "";
   double train_policy = 0, train_value = 0;
   for (const TrainingMetrics& m : rows) {
     train_policy += m.policy_loss / static_cast<double>(rows.size());
@@ -342,11 +344,12 @@ std::string TrainingRun::validate_generation(int generation,
         << train_policy << "," << train_value;
     if (per_seat) row << "," << names[a];
     row << "," << v.moves_left_loss;  // last, as in training.csv
+    if (soft) row << "," << v.soft_policy_loss;
     append_csv(path("validation.csv"),
                std::string("generation,samples,policy_loss,value_loss,calibration_error,"
                            "predicted_score,observed_score,training_policy_loss,"
                            "training_value_loss") +
-                   (per_seat ? ",seat" : "") + ",moves_left_loss",
+                   (per_seat ? ",seat" : "") + ",moves_left_loss" + soft_column,
                row.str());
     if (a == 0)
       summary << std::fixed << std::setprecision(3) << "; held out " << v.samples
@@ -547,10 +550,13 @@ void TrainingRun::run(const std::function<void(const std::string&)>& raw_log,
         if (per_seat) row << "," << names[a];
         // Last, so that a run resumed from before the column existed keeps its columns.
         row << "," << m.moves_left_loss;
+        // A run's network keeps its heads, so its files keep their columns.
+        if (c.network.soft_policy) row << "," << m.soft_policy_loss;
         append_csv(path("training.csv"),
                    std::string("generation,step,learning_rate,policy_loss,value_loss,total_loss,"
                                "policy_entropy,value_accuracy,samples_per_second") +
-                       (per_seat ? ",seat" : "") + ",moves_left_loss",
+                       (per_seat ? ",seat" : "") + ",moves_left_loss" +
+                       (c.network.soft_policy ? ",soft_policy_loss" : ""),
                    row.str());
       }
       rows.insert(rows.end(), agent_rows.begin(), agent_rows.end());

@@ -189,7 +189,7 @@ BatchTensors to_tensors(const TrainingBatch& b, const Encoder& encoder, torch::D
 
 // Means over the batch, as float scalars; policy and value carry gradients.
 struct Losses {
-  torch::Tensor policy, value, moves_left, entropy, accuracy;
+  torch::Tensor policy, value, moves_left, soft_policy, entropy, accuracy;
 };
 
 Losses compute_losses(const NetworkOutput& out, const BatchTensors& batch) {
@@ -202,6 +202,16 @@ Losses compute_losses(const NetworkOutput& out, const BatchTensors& batch) {
   torch::Tensor log_p =
       torch::log_softmax(logits.masked_fill(real.logical_not(), kPaddingLogit), 1);
   losses.policy = -(batch.weight * log_p).sum(1).mean();
+
+  // Soft policy (KataGo): the same moves, the target raised to 1/4 and renormalised.
+  if (out.soft_pair.defined()) {
+    torch::Tensor soft_logits = soft_policy_logits_at(out, batch.index).to(torch::kFloat);
+    torch::Tensor log_soft =
+        torch::log_softmax(soft_logits.masked_fill(real.logical_not(), kPaddingLogit), 1);
+    losses.soft_policy = -(soft_policy_target(batch.weight) * log_soft).sum(1).mean();
+  } else {
+    losses.soft_policy = torch::zeros(std::vector<int64_t>{}, logits.options());
+  }
 
   // Value: cross-entropy of each head's W/D/L, averaged over heads and samples.
   torch::Tensor value_logits = out.value.to(torch::kFloat);
@@ -320,8 +330,8 @@ struct Trainer::Impl {
     return out;
   }
 
-  // One optimizer step; returns (policy, value, entropy, accuracy, moves left), detached, on
-  // the device.
+  // One optimizer step; returns (policy, value, entropy, accuracy, moves left, soft policy),
+  // detached, on the device.
   torch::Tensor train_step(const TrainingBatch& batch, double learning_rate) {
     const BatchTensors tensors = to_tensors(batch, encoder, device);
     for (auto& group : optimizer->param_groups()) group.options().set_lr(learning_rate);
@@ -332,7 +342,8 @@ struct Trainer::Impl {
       losses = compute_losses(network->forward(tensors.planes), tensors);
     }
     torch::Tensor total = losses.policy + config.value_loss_weight * losses.value +
-                          config.moves_left_loss_weight * losses.moves_left;
+                          config.moves_left_loss_weight * losses.moves_left +
+                          config.soft_policy_loss_weight * losses.soft_policy;
     if (autocast) {
       (total * scaler.scale).backward();
       average_gradients();
@@ -343,7 +354,7 @@ struct Trainer::Impl {
       optimizer->step();
     }
     return torch::stack({losses.policy.detach(), losses.value.detach(), losses.entropy,
-                         losses.accuracy, losses.moves_left.detach()});
+                         losses.accuracy, losses.moves_left.detach(), losses.soft_policy.detach()});
   }
 };
 
@@ -366,7 +377,7 @@ std::vector<TrainingMetrics> Trainer::train(const std::function<TrainingBatch(in
   std::vector<TrainingMetrics> rows;
   t.network->train();
   using Clock = std::chrono::steady_clock;
-  torch::Tensor sums = torch::zeros({5}, torch::TensorOptions().device(t.device));
+  torch::Tensor sums = torch::zeros({6}, torch::TensorOptions().device(t.device));
   int chunk_steps = 0;
   int64_t chunk_samples = 0;
   Clock::time_point chunk_start = Clock::now();
@@ -390,8 +401,10 @@ std::vector<TrainingMetrics> Trainer::train(const std::function<TrainingBatch(in
     row.policy_loss = m[0];
     row.value_loss = m[1];
     row.moves_left_loss = m[4];
-    row.total_loss =
-        m[0] + t.config.value_loss_weight * m[1] + t.config.moves_left_loss_weight * m[4];
+    row.soft_policy_loss = m[5];
+    row.total_loss = m[0] + t.config.value_loss_weight * m[1] +
+                     t.config.moves_left_loss_weight * m[4] +
+                     t.config.soft_policy_loss_weight * m[5];
     row.policy_entropy = m[2];
     row.value_accuracy = m[3];
     row.samples_per_second = seconds > 0 ? chunk_samples / seconds : 0;
@@ -429,6 +442,7 @@ BatchEvaluation Trainer::evaluate(const TrainingBatch& batch) {
   result.policy_loss = losses.policy.item<double>();
   result.value_loss = losses.value.item<double>();
   result.moves_left_loss = losses.moves_left.item<double>();
+  result.soft_policy_loss = losses.soft_policy.item<double>();
   result.predicted_score.assign(predicted.data_ptr<float>(),
                                 predicted.data_ptr<float>() + predicted.numel());
   result.target_score.assign(target.data_ptr<float>(), target.data_ptr<float>() + target.numel());

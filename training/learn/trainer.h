@@ -32,6 +32,9 @@ struct TrainerConfig {
   // Weight of the moves-left head's loss (Huber, in units of kMovesLeftScale plies), where the
   // network has the head and the samples a target.
   double moves_left_loss_weight = 0.25;
+  // Weight of the soft policy head's cross-entropy, where the network has the head. Not
+  // KataGo's 8: with SGD at our presets' rate (0.05) that weight diverged in the trainer's test.
+  double soft_policy_loss_weight = 1.0;
   bool mixed_precision = true;  // on CUDA only; the CPU always trains in float
   std::string device = "cpu";   // "cpu", "cuda", "cuda:N"
   int metrics_every = 50;       // steps per metrics row
@@ -41,19 +44,20 @@ struct TrainerConfig {
 struct TrainingMetrics {
   int64_t step = 0;  // optimizer steps so far (all generations)
   double learning_rate = 0;
-  double policy_loss = 0;      // cross-entropy against the visit distribution
-  double value_loss = 0;       // cross-entropy of the WDL heads against the game result
-  double moves_left_loss = 0;  // Huber loss of the plies-left prediction (0 without the head)
-  double total_loss = 0;       // policy + value_loss_weight * value + moves-left weight * it
-  double policy_entropy = 0;   // of the network's policy over the target's moves
-  double value_accuracy = 0;   // share of samples whose most likely W/D/L is the target's
+  double policy_loss = 0;       // cross-entropy against the visit distribution
+  double value_loss = 0;        // cross-entropy of the WDL heads against the game result
+  double moves_left_loss = 0;   // Huber loss of the plies-left prediction (0 without the head)
+  double soft_policy_loss = 0;  // cross-entropy of the soft policy head (0 without the head)
+  double total_loss = 0;        // the losses, each times its weight (policy's is 1)
+  double policy_entropy = 0;    // of the network's policy over the target's moves
+  double value_accuracy = 0;    // share of samples whose most likely W/D/L is the target's
   double samples_per_second = 0;
 };
 
 // A batch measured without training (validation): mean losses, and per sample the expected
 // score (W + D/2) that the first value head predicts and the one its target holds.
 struct BatchEvaluation {
-  double policy_loss = 0, value_loss = 0, moves_left_loss = 0;
+  double policy_loss = 0, value_loss = 0, moves_left_loss = 0, soft_policy_loss = 0;
   std::vector<float> predicted_score, target_score;
 };
 

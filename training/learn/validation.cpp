@@ -58,6 +58,7 @@ ValidationMetrics validate(Trainer& trainer, const SampleWindow& set, int batch_
     metrics.policy_loss += e.policy_loss * batch.size;
     metrics.value_loss += e.value_loss * batch.size;
     metrics.moves_left_loss += e.moves_left_loss * batch.size;
+    metrics.soft_policy_loss += e.soft_policy_loss * batch.size;
     metrics.samples += batch.size;
     predicted.insert(predicted.end(), e.predicted_score.begin(), e.predicted_score.end());
     observed.insert(observed.end(), e.target_score.begin(), e.target_score.end());
@@ -67,6 +68,7 @@ ValidationMetrics validate(Trainer& trainer, const SampleWindow& set, int batch_
   metrics.policy_loss /= n;
   metrics.value_loss /= n;
   metrics.moves_left_loss /= n;
+  metrics.soft_policy_loss /= n;
   metrics.calibration_error = calibration_error(predicted, observed);
   for (size_t i = 0; i < predicted.size(); ++i) {
     metrics.predicted_score += predicted[i] / n;

@@ -24,7 +24,7 @@ std::pair<PlayedGames, PlayedGames> split_validation(const PlayedGames& played, 
 
 struct ValidationMetrics {
   int64_t samples = 0;
-  double policy_loss = 0, value_loss = 0, moves_left_loss = 0;
+  double policy_loss = 0, value_loss = 0, moves_left_loss = 0, soft_policy_loss = 0;
   // Mean |observed - predicted| score over 10 equal-width bins of the predicted score, each
   // weighted by its samples (expected calibration error); 0 is perfectly calibrated.
   double calibration_error = 0;

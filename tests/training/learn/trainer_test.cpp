@@ -189,6 +189,59 @@ TEST_F(TrainerTest, AdamWLearnsAMemorisableTask) {
   expect_learns(encoder_, pool_, config);
 }
 
+// The soft policy head learns the visit target to the power 1/4 while the main head learns the
+// target itself: each ends nearer its own target than the other's, and the soft loss counts in
+// the total with its weight. Targets spread over three moves, so the two differ.
+TEST_F(TrainerTest, TheSoftPolicyHeadLearnsTheQuarterPowerOfTheTarget) {
+  std::vector<Target> pool = pool_;
+  for (Target& t : pool) {
+    const size_t chosen = std::find(t.weights.begin(), t.weights.end(), 1.0f) - t.weights.begin();
+    std::fill(t.weights.begin(), t.weights.end(), 0.0f);
+    t.weights[chosen] = 0.9f;
+    t.weights[(chosen + 1) % t.weights.size()] = 0.09f;
+    t.weights[(chosen + 2) % t.weights.size()] = 0.01f;
+  }
+  TrainerConfig config;
+  config.learning_rate = 0.05;
+  config.batch_size = 32;
+  config.metrics_every = 10;
+  NetworkConfig network = kTiny;
+  network.soft_policy = true;
+  torch::manual_seed(1);
+  Trainer trainer(encoder_, network, config);
+  std::function<TrainingBatch(int)> source = batches(pool, 2);
+  const TrainingMetrics first = trainer.train(source, 1).at(0);
+  const TrainingMetrics last = trainer.train(source, 299).back();
+  EXPECT_LT(last.soft_policy_loss, 0.7 * first.soft_policy_loss);
+  EXPECT_NEAR(last.total_loss,
+              last.policy_loss + last.value_loss +
+                  config.moves_left_loss_weight * last.moves_left_loss +
+                  config.soft_policy_loss_weight * last.soft_policy_loss,
+              1e-6);
+
+  torch::manual_seed(1);
+  Trainer plain(encoder_, kTiny, config);
+  EXPECT_EQ(plain.train(source, 1).at(0).soft_policy_loss, 0.0) << "no head, no loss";
+
+  Network net = trainer.network();
+  net->eval();
+  torch::NoGradGuard no_grad;
+  auto distance = [](const torch::Tensor& a, const torch::Tensor& b) {
+    return (a - b).abs().sum().item<float>();
+  };
+  for (int i = 0; i < 3; ++i) {  // one sample a batch: no padding in the softmax
+    const TrainingBatch batch = make_batch({&pool[i]});
+    const NetworkOutput out = net->forward(planes_of(encoder_, batch));
+    const torch::Tensor index = torch::tensor(batch.policy_index).view({1, batch.max_moves});
+    const torch::Tensor weight = torch::tensor(batch.policy_weight).view({1, batch.max_moves});
+    const torch::Tensor hard = torch::softmax(policy_logits_at(out, index), 1);
+    const torch::Tensor soft = torch::softmax(soft_policy_logits_at(out, index), 1);
+    const torch::Tensor soft_target = soft_policy_target(weight);
+    EXPECT_LT(distance(soft, soft_target), distance(soft, weight)) << "sample " << i;
+    EXPECT_LT(distance(hard, weight), distance(hard, soft_target)) << "sample " << i;
+  }
+}
+
 // The moves-left head learns a target it can read from the planes (40 plies left when White
 // moves, 8 when Black does); samples without a target (-1) add nothing to the loss.
 TEST_F(TrainerTest, TheMovesLeftHeadLearnsPliesLeftAndSkipsUnknownTargets) {
@@ -264,9 +317,10 @@ TEST_F(TrainerTest, PaddingDoesNotChangeTheLoss) {
     NetworkOutput out = copy->forward(planes_of(encoder_, batch));
     for (int r = 0; r < 2; ++r) {
       const Target& t = r == 0 ? a : b;
-      NetworkOutput row{out.pair.slice(0, r, r + 1), out.promotion.slice(0, r, r + 1),
-                        out.drop.slice(0, r, r + 1), out.value.slice(0, r, r + 1),
-                        out.moves_left.slice(0, r, r + 1)};
+      NetworkOutput row;
+      row.pair = out.pair.slice(0, r, r + 1);
+      row.promotion = out.promotion.slice(0, r, r + 1);
+      row.drop = out.drop.slice(0, r, r + 1);
       torch::Tensor index = torch::tensor(t.indices, torch::kLong).unsqueeze(0);
       torch::Tensor log_p = torch::log_softmax(policy_logits_at(row, index)[0], 0);
       for (size_t k = 0; k < t.indices.size(); ++k) {
