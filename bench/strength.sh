@@ -65,27 +65,11 @@ open(path, "w").write(text)
 PY
 }
 
-# Trains RUN for the budget: one `train` process when WORKERS is 0, else an external trainer and
-# WORKERS `selfplay` processes beside it (docs/DISTRIBUTED.md): on the CPU one process keeps
-# about one core busy in self-play, so this is how a run uses the whole machine.
+# Trains RUN for the budget (scripts/train-for.sh: an external trainer and WORKERS self-play
+# processes, or one `train` process when WORKERS is 0).
 train() {
-  local run=$1 config=$2
-  if ((workers == 0)); then
-    timeout "$((minutes * 60))" "$fairyzero" train "$variant" --config "$config" --out "$run" \
-      --generations 100000 >"$run.log" 2>&1 || true
-    return
-  fi
-  local pids=()
-  "$fairyzero" train "$variant" --config "$config" --out "$run" --generations 100000 \
-    --selfplay external >"$run.log" 2>&1 &
-  pids+=($!)
-  for ((w = 0; w < workers; w++)); do
-    "$fairyzero" selfplay "$run" --worker "$w" >"$run.worker-$w.log" 2>&1 &
-    pids+=($!)
-  done
-  sleep "$((minutes * 60))"
-  kill -TERM "${pids[@]}" 2>/dev/null || true
-  wait "${pids[@]}" 2>/dev/null || true
+  FAIRYZERO=$fairyzero WORKERS=$workers "$(dirname "$0")/../scripts/train-for.sh" "$minutes" \
+    "$variant" "$2" "$1"
 }
 
 # Score, Elo and its 95% interval of the first player from an arena folder's results.csv, as

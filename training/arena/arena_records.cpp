@@ -1,4 +1,4 @@
-// Writing the arena's game records, results.csv and summary.txt.
+// Writing the arena's game records, results.csv, summary.txt and summary.json.
 #include "training/arena/arena_records.h"
 
 #include <cctype>
@@ -6,6 +6,7 @@
 #include <ctime>
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 
@@ -198,6 +199,37 @@ std::string format_summary(const ArenaConfig& config, const ArenaResult& result)
   return out.str();
 }
 
+std::string format_summary_json(const ArenaConfig& config, const ArenaResult& result) {
+  const ArenaStatus& s = result.status;
+  nlohmann::json players = nlohmann::json::array();
+  for (const PlayerSpec& p : config.players) {
+    nlohmann::json player = {{"name", p.name},
+                             {"spec", p.spec},
+                             {"description", describe_player(p, config.default_visits)}};
+    if (p.is_engine()) {
+      if (p.engine_limits.nodes > 0) player["nodes"] = p.engine_limits.nodes;
+    } else if (p.visits > 0 || p.kind != PlayerKind::kBot) {
+      player["visits"] = p.visits > 0 ? p.visits : config.default_visits;
+    }
+    players.push_back(player);
+  }
+  const nlohmann::json summary = {{"format", 1},
+                                  {"variant", config.variant->name},
+                                  {"players", players},
+                                  {"games", s.games_done},
+                                  {"wins", s.counts.wins},
+                                  {"draws", s.counts.draws},
+                                  {"losses", s.counts.losses},
+                                  {"score", s.counts.score()},
+                                  {"elo", s.elo.elo},
+                                  {"elo_low", s.elo.elo_low},
+                                  {"elo_high", s.elo.elo_high},
+                                  {"regularized", s.elo.regularized},
+                                  {"likelihood_of_superiority", s.los},
+                                  {"seconds", s.seconds}};
+  return summary.dump(2) + "\n";
+}
+
 ArenaRecorder::ArenaRecorder(const ArenaConfig& config) : config_(config) {
   std::error_code error;
   fs::create_directories(fs::path(config.out_dir) / "games", error);
@@ -234,6 +266,10 @@ void ArenaRecorder::write_summary(const ArenaResult& result) {
   std::ofstream file(path);
   file << format_summary(config_, result);
   if (!file) throw UserError("arena records: cannot write " + path);
+  const std::string json_path = (fs::path(config_.out_dir) / "summary.json").string();
+  std::ofstream json(json_path);
+  json << format_summary_json(config_, result);
+  if (!json) throw UserError("arena records: cannot write " + json_path);
 }
 
 }  // namespace fairyzero

@@ -1,5 +1,6 @@
 // The arena's records in OUT_DIR: games/NNNN.pgn (one PGN-like file per game), results.csv (one
-// row per game, written as games finish) and summary.txt (the final statistics).
+// row per game, written as games finish), summary.txt (the final statistics) and summary.json
+// (the same for programs: players, counts, score, Elo and its interval).
 #pragma once
 
 #include <fstream>
@@ -17,6 +18,12 @@ std::string format_game_record(const ArenaConfig& config, const ArenaGame& game)
 
 // The final statistics as lines of text (what summary.txt holds and the command prints).
 std::string format_summary(const ArenaConfig& config, const ArenaResult& result);
+
+// The same as JSON (docs/ARENA.md, "Files"): format 1, variant, players [{name, spec,
+// description, visits (internal players) or nodes (engines at fixed nodes)}], games, wins,
+// draws, losses (the first player's), score, elo, elo_low, elo_high, regularized,
+// likelihood_of_superiority, seconds.
+std::string format_summary_json(const ArenaConfig& config, const ArenaResult& result);
 
 class ArenaRecorder {
  public:

@@ -425,7 +425,23 @@ Json column_json(const BalanceColumn& c) {
                                                      {"seat", x.seat},
                                                      {"team", estimate(x.team)}};
                                        })
-                                : Json(nullptr)}};
+                                : Json(nullptr)},
+          {"dropout_first", s.team ? list(s.team->dropout_first,
+                                          [](const DropoutFirst& x) {
+                                            return Json{{"seat", x.seat},
+                                                        {"first", x.first},
+                                                        {"games", x.games},
+                                                        {"share", estimate(x.share)}};
+                                          })
+                                   : Json(nullptr)},
+          {"ranking", s.team ? list(s.team->ranking,
+                                    [](const SeatRanking& x) {
+                                      return Json{{"seat", x.seat},
+                                                  {"games", x.games},
+                                                  {"mean_rank", estimate(x.mean_rank)},
+                                                  {"first_share", estimate(x.first_share)}};
+                                    })
+                             : Json(nullptr)}};
 }
 
 // ---- Files ----

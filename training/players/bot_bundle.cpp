@@ -77,15 +77,78 @@ toml::table manifest_table(const BotManifest& m) {
                 {"generation", m.generation}, {"source_run", m.source_run},
                 {"exported", m.exported},     {"rules_fingerprint", m.rules_fingerprint}};
   if (m.elo_vs_uniform) t.insert("elo_vs_uniform", *m.elo_vs_uniform);
+  if (m.training)
+    t.insert("training", toml::table{{"games", m.training->games},
+                                     {"samples", m.training->samples},
+                                     {"minutes", m.training->minutes},
+                                     {"machine", m.training->machine}});
+  if (!m.strength.empty()) {
+    toml::array matches;
+    for (const BotStrength& x : m.strength)
+      matches.push_back(toml::table{{"opponent", x.opponent},
+                                    {"description", x.description},
+                                    {"visits", x.visits},
+                                    {"games", x.games},
+                                    {"wins", x.wins},
+                                    {"draws", x.draws},
+                                    {"losses", x.losses},
+                                    {"score", x.score},
+                                    {"elo", x.elo},
+                                    {"elo_low", x.elo_low},
+                                    {"elo_high", x.elo_high}});
+    t.insert("strength", matches);
+  }
   return t;
+}
+
+BotTraining read_training(const TomlFile& file, const toml::node* node) {
+  const toml::table* t = node->as_table();
+  if (!t) file.fail(node, "training", "must be a table");
+  file.check_keys(*t, "training", {"games", "samples", "minutes", "machine"});
+  BotTraining training;
+  training.games = file.require<int64_t>(*t, "games");
+  training.samples = file.require<int64_t>(*t, "samples");
+  training.minutes = file.require<double>(*t, "minutes");
+  training.machine = file.get<std::string>(*t, "machine").value_or("");
+  return training;
+}
+
+std::vector<BotStrength> read_strength(const TomlFile& file, const toml::node* node) {
+  const toml::array* list = node->as_array();
+  if (!list) file.fail(node, "strength", "must be an array of tables ([[strength]])");
+  std::vector<BotStrength> out;
+  for (const toml::node& item : *list) {
+    const toml::table* t = item.as_table();
+    if (!t) file.fail(&item, "strength", "must be an array of tables ([[strength]])");
+    file.check_keys(*t, "strength",
+                    {"opponent", "description", "visits", "games", "wins", "draws", "losses",
+                     "score", "elo", "elo_low", "elo_high"});
+    BotStrength x;
+    x.opponent = file.require<std::string>(*t, "opponent");
+    x.description = file.get<std::string>(*t, "description").value_or("");
+    x.visits = file.get<int>(*t, "visits").value_or(0);
+    x.games = file.require<int>(*t, "games");
+    x.wins = file.require<int>(*t, "wins");
+    x.draws = file.require<int>(*t, "draws");
+    x.losses = file.require<int>(*t, "losses");
+    if (x.wins < 0 || x.draws < 0 || x.losses < 0 || x.wins + x.draws + x.losses != x.games)
+      file.fail(&item, "strength", "wins, draws and losses must be counts adding up to games");
+    x.score = file.require<double>(*t, "score");
+    x.elo = file.require<double>(*t, "elo");
+    x.elo_low = file.require<double>(*t, "elo_low");
+    x.elo_high = file.require<double>(*t, "elo_high");
+    out.push_back(std::move(x));
+  }
+  return out;
 }
 
 BotManifest read_manifest(const std::string& dir) {
   TomlFile file(join(dir, kManifest));
   const toml::table& t = file.table();
-  file.check_keys(t, "",
-                  {"format", "variant", "variant_options", "training_steps", "generation",
-                   "source_run", "exported", "elo_vs_uniform", "rules_fingerprint"});
+  file.check_keys(
+      t, "",
+      {"format", "variant", "variant_options", "training_steps", "generation", "source_run",
+       "exported", "elo_vs_uniform", "rules_fingerprint", "training", "strength"});
   BotManifest m;
   m.format = file.require<int>(t, "format");
   if (m.format != kBundleFormat)
@@ -108,6 +171,8 @@ BotManifest read_manifest(const std::string& dir) {
   m.source_run = file.get<std::string>(t, "source_run").value_or("");
   m.exported = file.get<std::string>(t, "exported").value_or("");
   m.elo_vs_uniform = file.get<double>(t, "elo_vs_uniform");
+  if (const toml::node* training = t.get("training")) m.training = read_training(file, training);
+  if (const toml::node* strength = t.get("strength")) m.strength = read_strength(file, strength);
   return m;
 }
 
@@ -333,6 +398,8 @@ BotBundle write_bot(const std::string& bot_dir, const std::string& checkpoint,
   manifest.generation = origin.generation;
   manifest.source_run = origin.source_run;
   manifest.exported = now_iso();
+  manifest.training = origin.training;
+  manifest.strength = origin.strength;
 
   const fs::path temp = temporary_beside(fs::absolute(bot_dir), "partial");
   try {

@@ -3,7 +3,8 @@
 //
 //   BOT_DIR/manifest.toml   format version, variant name, rules fingerprint, variant options
 //                           (--set), training steps, generation, source run, export date,
-//                           strength estimate
+//                           [training] (games, samples, minutes, machine) and [[strength]]
+//                           (measured matches)
 //   BOT_DIR/variant.toml    the run's resolved variant (RUN_DIR/variant.toml, options applied)
 //   BOT_DIR/network.pt      the checkpoint (weights + network config + shapes, nn/checkpoint.h)
 //   BOT_DIR/network.toml    the network config, readable without LibTorch
@@ -31,6 +32,23 @@ class BotBundleError : public UserError {
   using UserError::UserError;
 };
 
+// How the bot's network was trained, as far as its run folder tells.
+struct BotTraining {
+  int64_t games = 0;    // self-play games of the generations before its checkpoint
+  int64_t samples = 0;  // training samples those games gave
+  double minutes = 0;   // wall clock from the run's first checkpoint to this one
+  std::string machine;  // where it trained, e.g. "2 cores (AMD EPYC 7B13), cpu"
+};
+
+// One measured match of the bot (the first player) against an opponent, from an arena folder.
+struct BotStrength {
+  std::string opponent;     // the opponent's name in the match (its spec unless renamed)
+  std::string description;  // the opponent's settings: "MCTS over material, 800 playouts..."
+  int visits = 0;           // the bot's playouts per move in the match; 0: its default
+  int games = 0, wins = 0, draws = 0, losses = 0;
+  double score = 0, elo = 0, elo_low = 0, elo_high = 0;  // docs/ARENA.md, 95% interval
+};
+
 struct BotManifest {
   int format = 1;
   std::string variant;  // Variant::name
@@ -42,6 +60,8 @@ struct BotManifest {
   std::string source_run;                // the RUN_DIR it came from
   std::string exported;                  // ISO date and time of export
   std::optional<double> elo_vs_uniform;  // strength estimate when known (arena), else unset
+  std::optional<BotTraining> training;   // unset in bots exported before it was recorded
+  std::vector<BotStrength> strength;
 };
 
 struct BotSearchDefaults {
@@ -66,6 +86,8 @@ struct BotOrigin {
   std::vector<std::string> variant_options;  // the run's --set overrides
   int generation = 0;
   std::string source_run;  // absolute RUN_DIR
+  std::optional<BotTraining> training;
+  std::vector<BotStrength> strength;
 };
 
 // Writes BOT_DIR from `checkpoint`, which must fit `variant` (the rules it was trained on), and

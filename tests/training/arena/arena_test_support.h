@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
 #include <string>
@@ -94,6 +95,28 @@ inline void expect_recorded(const ArenaConfig& config, const ArenaResult& result
     EXPECT_TRUE(row_found) << "results.csv row of game " << game.index + 1;
   }
   EXPECT_NE(read_text(config.out_dir + "/summary.txt").find("Elo difference"), std::string::npos);
+  // summary.json: the same counts and estimate, for programs (the study reads it).
+  const nlohmann::json summary = nlohmann::json::parse(read_text(config.out_dir + "/summary.json"));
+  const ArenaStatus& status = result.status;
+  EXPECT_EQ(summary["variant"], config.variant->name);
+  EXPECT_EQ(summary["games"], static_cast<int>(result.games.size()));
+  EXPECT_EQ(summary["wins"], status.counts.wins);
+  EXPECT_EQ(summary["draws"], status.counts.draws);
+  EXPECT_EQ(summary["losses"], status.counts.losses);
+  EXPECT_DOUBLE_EQ(summary["score"].get<double>(), status.counts.score());
+  EXPECT_DOUBLE_EQ(summary["elo_low"].get<double>(), status.elo.elo_low);
+  ASSERT_EQ(summary["players"].size(), 2u);
+  for (int p = 0; p < 2; ++p) {
+    EXPECT_EQ(summary["players"][p]["name"], config.players[p].name);
+    const PlayerSpec& spec = config.players[p];
+    if (spec.is_engine() && spec.engine_limits.nodes > 0) {
+      EXPECT_EQ(summary["players"][p]["nodes"], spec.engine_limits.nodes);
+    }
+    if (!spec.is_engine()) {
+      EXPECT_EQ(summary["players"][p]["visits"],
+                spec.visits > 0 ? spec.visits : config.default_visits);
+    }
+  }
 }
 
 // The message of what `action` throws (any std::exception), or "accepted".

@@ -213,6 +213,15 @@ TEST(BalanceTeam, ReportComparesColumnsWithAWeakerSeat) {
   const nlohmann::json json = nlohmann::json::parse(balance_json(columns));
   EXPECT_EQ(json["format"], 1);
   EXPECT_EQ(json["columns"][0]["seat_order"][0]["position"], 1);
+  // Who drops out first and the individual ranking, as the report's tables show them.
+  const TeamBalance& team = *plain_stats.team;
+  ASSERT_EQ(json["columns"][0]["dropout_first"].size(), team.dropout_first.size());
+  ASSERT_EQ(json["columns"][0]["ranking"].size(), team.ranking.size());
+  for (size_t i = 0; i < team.ranking.size(); ++i) {
+    EXPECT_EQ(json["columns"][0]["dropout_first"][i]["first"], team.dropout_first[i].first);
+    EXPECT_DOUBLE_EQ(json["columns"][0]["ranking"][i]["mean_rank"]["value"].get<double>(),
+                     team.ranking[i].mean_rank.value);
+  }
 }
 
 TEST(BalanceStats, WilsonIntervalMatchesPublishedValues) {

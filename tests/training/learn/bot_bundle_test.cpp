@@ -2,6 +2,7 @@
 // does; loading refuses a bundle with a missing, malformed or mismatched part, naming it.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -121,6 +122,85 @@ TEST(BotBundle, ExportWritesEveryPartFromTheNewestCheckpoint) {
   for (const auto& entry : fs::directory_iterator(dir.path()))
     EXPECT_EQ(entry.path().filename().string().rfind(".bot", 0), std::string::npos)
         << "a temporary folder was left: " << entry.path();
+}
+
+// An arena folder's summary.json as the arena writes it (training/arena/arena_records.h).
+void write_summary(const std::string& dir, const std::string& first, int wins, int draws,
+                   int losses) {
+  fs::create_directories(dir);
+  std::ofstream(dir + "/summary.json")
+      << "{\"format\": 1, \"variant\": \"minichess\", \"players\": [{\"name\": \"" << first
+      << "\", \"spec\": \"" << first << "\", \"visits\": 200}, {\"name\": \"material\", "
+      << "\"spec\": \"material\", \"description\": \"MCTS over material, 200 playouts per "
+      << "move\", \"visits\": 200}], \"games\": " << wins + draws + losses << ", \"wins\": " << wins
+      << ", \"draws\": " << draws << ", \"losses\": " << losses
+      << ", \"score\": 0.6, \"elo\": 70.4, \"elo_low\": 9.3, \"elo_high\": 136.2}\n";
+}
+
+// The manifest records the run's training (games from games/, samples from the CSV, minutes
+// between the first and the exported checkpoint, the machine) and measured matches, which load
+// back; a match of another player is refused, naming the file.
+TEST(BotBundle, TheManifestRecordsTrainingAndMeasuredStrength) {
+  TempDir dir;
+  std::string run = make_run(dir);
+  fs::create_directories(run + "/games");
+  std::ofstream(run + "/games/gen-0000-w0-000000.txt") << "checkmate | a\ncheckmate | b\n";
+  std::ofstream(run + "/games/gen-0001-w1-000000.txt") << "repetition | c\n";
+  std::ofstream(run + "/games/gen-0002-w0-000000.txt") << "played after the checkpoint\n";
+  std::ofstream(run + "/external.csv")
+      << "generation,published_samples,new_samples,files,waited_seconds\n0,120,120,1,5\n"
+         "1,250,130,2,4\n2,400,150,3,4\n";
+  fs::last_write_time(
+      run + "/checkpoints/gen-0002.pt",
+      fs::last_write_time(run + "/checkpoints/gen-0000.pt") + std::chrono::minutes(12));
+
+  BotExportRecords rig;
+  rig.machine = "a test rig";
+  BotBundle first = export_bot(run, dir / "bot", std::nullopt, rig);
+  ASSERT_TRUE(first.manifest.training.has_value());
+  EXPECT_EQ(first.manifest.training->games, 3) << "games of generations 0 and 1 only";
+  EXPECT_EQ(first.manifest.training->samples, 250);
+  EXPECT_NEAR(first.manifest.training->minutes, 12.0, 0.01);
+  EXPECT_EQ(first.manifest.training->machine, "a test rig");
+  EXPECT_TRUE(first.manifest.strength.empty());
+
+  write_summary(dir / "match", dir / "bot", 51, 18, 31);
+  BotExportRecords match;
+  match.strength_dirs = {dir / "match"};
+  BotBundle measured = export_bot(run, dir / "bot", std::nullopt, match);
+  ASSERT_EQ(measured.manifest.strength.size(), 1u);
+  const BotStrength x = load_bot(dir / "bot").manifest.strength.at(0);
+  EXPECT_EQ(x.opponent, "material");
+  EXPECT_EQ(x.visits, 200);
+  EXPECT_EQ(x.games, 100);
+  EXPECT_EQ(x.wins, 51);
+  EXPECT_DOUBLE_EQ(x.elo_low, 9.3);
+  EXPECT_NE(load_bot(dir / "bot").manifest.training->machine.find("core"), std::string::npos)
+      << "this machine by default";
+
+  write_summary(dir / "other", "uniform", 1, 0, 1);
+  try {
+    BotExportRecords other;
+    other.strength_dirs = {dir / "other"};
+    export_bot(run, dir / "bot", std::nullopt, other);
+    ADD_FAILURE() << "a match of another player was taken";
+  } catch (const BotBundleError& e) {
+    EXPECT_NE(std::string(e.what()).find(dir / "other/summary.json"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("not this bot"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(load_bot(dir / "bot").manifest.strength.size(), 1u) << "the bot was left as it was";
+  fs::create_directories(dir / "bad");
+  std::ofstream(dir / "bad/summary.json") << "{\"players\": [";
+  EXPECT_THROW(read_match_strength(dir / "bad"), BotBundleError);
+
+  // A manifest whose counts do not add up is refused with the field.
+  std::string manifest = read_text(dir / "bot/manifest.toml");
+  const size_t at = manifest.find("wins = 51");
+  ASSERT_NE(at, std::string::npos) << manifest;
+  manifest.replace(at, 9, "wins = 52");
+  std::ofstream(dir / "bot/manifest.toml") << manifest;
+  expect_refused(dir / "bot", {"manifest.toml", "strength", "adding up to games"});
 }
 
 TEST(BotBundle, TheLoadedBotPlaysLikeItsCheckpoint) {

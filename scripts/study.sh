@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# The variant study (docs/STUDY.md): for each entry, train a network with the study preset for a
+# fixed budget, export it as a bot under bots/, measure it in the arena (against the material
+# bot and the uniform search at the same playouts, and against Fairy-Stockfish where its Debian
+# build plays the variant), record that in the bot's manifest, play the balance report at two
+# strengths into docs/study/ENTRY/, and regenerate docs/STUDY.md from every kept report. Each
+# step is skipped when its output exists, so the study resumes where it stopped.
+#
+#   scripts/study.sh [ENTRY...]          (default: every entry of the study, in the order below)
+#
+# An entry is a variant, or VARIANT:SECTION.KEY=VALUE[,...] for one played under options, named
+# VARIANT-VALUE (commedia:rules.odd_rule=stepping is commedia-stepping).
+# Environment: MINUTES (training budget an entry, default 20), RUNS (run folders, outside the
+# repository; default ~/fairyzero-study), VISITS (arena playouts, default 200), GAMES (arena
+# games a match, default 100), BALANCE_VISITS (the two strengths, default "32,128"),
+# BALANCE_GAMES (default 200), WORKERS (self-play processes, default 2), FAIRYZERO, STOCKFISH.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+minutes=${MINUTES:-20}
+runs=${RUNS:-$HOME/fairyzero-study}
+visits=${VISITS:-200}
+games=${GAMES:-100}
+balance_visits=${BALANCE_VISITS:-32,128}
+balance_games=${BALANCE_GAMES:-200}
+fairyzero=${FAIRYZERO:-build/apps/fairyzero}
+stockfish=${STOCKFISH:-/usr/games/fairy-stockfish}
+preset=configs/train/study.toml
+python=/usr/bin/python3
+[[ -x $python ]] || python=python3
+[[ -x $fairyzero ]] || { echo "study: build $fairyzero first"; exit 1; }
+mkdir -p "$runs" bots docs/study
+
+odd_rules="stepping even-leaping odd-leaping alternate-leaping flexi-leaping maxi-leaping"
+default_entries="chess very-heavy-chess"
+for river in isis cam wey coblache great-stour irwell avon aire; do
+  default_entries+=" $river $river-deans"
+done
+for rule in $odd_rules; do default_entries+=" commedia:rules.odd_rule=$rule"; done
+default_entries+=" commedia-filled commedia-chessgi commedia-double"
+# Variants that Debian's Fairy-Stockfish plays by the same rules.
+stockfish_plays=" chess "
+
+entries=("$@")
+((${#entries[@]})) || read -r -a entries <<<"$default_entries"
+
+for entry in "${entries[@]}"; do
+  variant=${entry%%:*}
+  name=$variant sets=()
+  if [[ $entry == *:* ]]; then
+    IFS=, read -r -a options <<<"${entry#*:}"
+    for option in "${options[@]}"; do
+      sets+=(--set "$option")
+      name+="-${option#*=}"
+    done
+  fi
+  run=$runs/$name bot=bots/$name report=docs/study/$name
+  echo "== $name: $variant ${sets[*]:-}"
+  if [[ ! -d $run/checkpoints ]]; then
+    echo "   training $minutes min -> $run"
+    FAIRYZERO=$fairyzero scripts/train-for.sh "$minutes" "$variant" "$preset" "$run" "${sets[@]}"
+  fi
+  [[ -f $bot/manifest.toml ]] || "$fairyzero" export "$run" --out "$bot" >/dev/null
+  matches=()
+  for opponent in material uniform; do
+    match=$run-vs-$opponent
+    [[ -f $match/summary.json ]] ||
+      "$fairyzero" arena "$variant" "$bot" "$opponent" --games "$games" --visits "$visits" \
+        --concurrency 8 --out "$match" >"$match.log" 2>&1
+    matches+=(--strength "$match")
+  done
+  if [[ $stockfish_plays == *" $name "* && -x $stockfish ]]; then
+    match=$run-vs-fairy-stockfish
+    [[ -f $match/summary.json ]] ||
+      "$fairyzero" arena "$variant" "$bot" "uci:$stockfish" --nodes 1000 --games "$games" \
+        --visits "$visits" --concurrency 4 --out "$match" >"$match.log" 2>&1
+    matches+=(--strength "$match")
+  fi
+  "$fairyzero" export "$run" --out "$bot" "${matches[@]}" | sed 's/^/   /'
+  if [[ ! -f $report/balance.json ]]; then
+    "$fairyzero" balance "$variant" --bot "$bot" --visits "$balance_visits" \
+      --games "$balance_games" --threads 2 --out "$run-balance" | tail -n 4
+    mkdir -p "$report"
+    cp "$run-balance"/{report.md,balance.json} "$report"/
+    cp "$run-balance"/*.png "$report"/ 2>/dev/null || true
+  fi
+done
+"$python" scripts/study_tables.py docs/study bots >docs/STUDY.md
+echo "wrote docs/STUDY.md"

@@ -1,0 +1,266 @@
+#!/usr/bin/env python3
+"""The variant study's document, docs/STUDY.md, generated from the kept reports: every
+STUDY_DIR/ENTRY/balance.json (a `fairyzero balance` report of the trained bot) and every
+BOTS_DIR/ENTRY/manifest.toml (how the bot trained, how strong it measured). Nothing in it is
+typed by hand; scripts/study.sh runs it, and the ctest `scripts.study_tables` checks that
+docs/STUDY.md is what it writes.
+
+    scripts/study_tables.py STUDY_DIR BOTS_DIR > docs/STUDY.md
+"""
+import json
+import math
+import os
+import sys
+import tomllib
+
+Z = 1.959964
+
+# The study's entries in the order the document shows them (scripts/study.sh plays the same).
+ODD_RULES = ["stepping", "even-leaping", "odd-leaping", "alternate-leaping", "flexi-leaping",
+             "maxi-leaping"]
+RIVERS_TWO = ["isis", "cam", "wey", "coblache", "great-stour"]
+RIVERS_FOUR = ["irwell", "avon", "aire"]
+ORDER = (["chess", "very-heavy-chess"] + [r + d for r in RIVERS_TWO + RIVERS_FOUR
+                                           for d in ("", "-deans")]
+         + ["commedia-" + rule for rule in ODD_RULES]
+         + ["commedia-filled", "commedia-chessgi", "commedia-double"])
+
+# Tomašev et al., "Assessing Game Balance with AlphaZero" (2020), classical chess at their
+# strongest level: the figures the study's chess row is read beside.
+ALPHAZERO_CHESS = {"draw_rate": 0.882, "white_score": 0.518}
+
+
+def load_entries(study_dir, bots_dir):
+    entries = {}
+    for name in sorted(os.listdir(study_dir)) if os.path.isdir(study_dir) else []:
+        path = os.path.join(study_dir, name, "balance.json")
+        if not os.path.isfile(path):
+            continue
+        with open(path) as f:
+            report = json.load(f)
+        manifest_path = os.path.join(bots_dir, name, "manifest.toml")
+        manifest, size = None, None
+        if os.path.isfile(manifest_path):
+            with open(manifest_path, "rb") as f:
+                manifest = tomllib.load(f)
+            network = os.path.join(bots_dir, name, "network.pt")
+            size = os.path.getsize(network) if os.path.isfile(network) else None
+        entries[name] = {"columns": report["columns"], "manifest": manifest, "size": size}
+    rank = {name: i for i, name in enumerate(ORDER)}
+    return dict(sorted(entries.items(), key=lambda kv: (rank.get(kv[0], len(ORDER)), kv[0])))
+
+
+def est(e, digits=3, signed=False):
+    if e is None or e.get("value") is None:
+        return "-"
+    f = f"{{:+.{digits}f}}" if signed else f"{{:.{digits}f}}"
+    return f"{f.format(e['value'])} [{f.format(e['low'])}, {f.format(e['high'])}]"
+
+
+def strongest(columns):
+    """The column of the most playouts (strength names end in @N)."""
+    def playouts(c):
+        tail = c["strength"].rsplit("@", 1)[-1]
+        return int(tail) if tail.isdigit() else 0
+    return max(columns, key=playouts)
+
+
+def difference(a, b):
+    """a - b of two independent estimates, the half-widths added in quadrature."""
+    half = math.hypot((a["high"] - a["low"]) / 2, (b["high"] - b["low"]) / 2)
+    d = a["value"] - b["value"]
+    return {"value": d, "low": d - half, "high": d + half}
+
+
+def verdict(d, what):
+    if d["low"] > 0:
+        return f"{what} higher with Deans"
+    if d["high"] < 0:
+        return f"{what} lower with Deans"
+    return f"{what}: no difference this play can detect"
+
+
+def match_cell(manifest, opponent):
+    for m in (manifest or {}).get("strength", []):
+        if m["opponent"] == opponent or m["opponent"].startswith(opponent):
+            return (f"{100 * m['score']:.1f}% of {m['games']}, "
+                    f"{m['elo']:+.0f} [{m['elo_low']:+.0f}, {m['elo_high']:+.0f}]")
+    return "-"
+
+
+def bots_table(entries):
+    rows = ["| entry | generations | games | minutes | machine | network.pt | against material "
+            "| against uniform | against Fairy-Stockfish 1000 nodes |",
+            "| --- | ---: | ---: | ---: | --- | ---: | --- | --- | --- |"]
+    for name, e in entries.items():
+        m = e["manifest"]
+        if not m:
+            rows.append(f"| {name} | no bot in bots/ | | | | | | | |")
+            continue
+        t = m.get("training", {})
+        size = f"{e['size'] / 1e6:.2f} MB" if e["size"] else "-"
+        rows.append(f"| {name} | {m['generation']} | {t.get('games', '-')} | "
+                    f"{t.get('minutes', 0):.0f} | {t.get('machine', '-')} | {size} | "
+                    f"{match_cell(m, 'material')} | {match_cell(m, 'uniform')} | "
+                    f"{match_cell(m, 'uci:')} |")
+    return rows
+
+
+def balance_table(entries):
+    rows = ["| entry | bot | games | first-move advantage | draw rate | decisive | most common "
+            "ending | mean length | 4-ply openings (distinct, bits) |",
+            "| --- | --- | ---: | --- | --- | ---: | --- | ---: | --- |"]
+    for name, e in entries.items():
+        for c in e["columns"]:
+            decisive = 1 - c["draw_rate"]["value"] if c["draw_rate"]["value"] is not None else None
+            ending = c["terminations"][0] if c["terminations"] else None
+            ending_text = f"{ending['termination']} ({100 * ending['share']:.0f}%)" if ending else "-"
+            four = c["openings"][1] if len(c["openings"]) > 1 else None
+            openings = f"{four['distinct']}, {four['entropy_bits']:.1f}" if four else "-"
+            rows.append(f"| {name} | {c['strength'].split('@')[-1]} playouts | {c['games']} | "
+                        f"{est(c['first_move_advantage'], signed=True)} | {est(c['draw_rate'])} | "
+                        f"{100 * decisive:.1f}% | {ending_text} | {c['length']['mean']:.1f} | "
+                        f"{openings} |" if decisive is not None else f"| {name} | - |")
+    return rows
+
+
+def piece_values_lines(entries, only=None):
+    rows = ["| entry | bot | reference (= 1) | values, highest first [95% interval] |",
+            "| --- | --- | --- | --- |"]
+    for name, e in entries.items():
+        if only and not only(name):
+            continue
+        c = strongest(e["columns"])
+        pv = c["piece_values"]
+        pieces = [p for p in pv["pieces"] if p.get("scaled")]
+        pieces.sort(key=lambda p: -p["scaled"]["value"])
+        text = "; ".join(f"{p['piece']} {est(p['scaled'], 2)}" for p in pieces)
+        if not text and pv.get("note"):
+            text = pv["note"]
+        elif not text:  # no reference piece: the raw change in score per extra piece
+            raw = [p for p in pv["pieces"] if p.get("coefficient") is not None]
+            raw.sort(key=lambda p: -p["coefficient"])
+            text = "; ".join(f"{p['piece']} {p['coefficient']:+.3f} ± "
+                             f"{Z * p['standard_error']:.3f}" for p in raw)
+            text = (f"no piece significantly positive, raw score per piece: {text}" if text
+                    else pv.get("note") or "no fit")
+        rows.append(f"| {name} | {c['strength'].split('@')[-1]} playouts | "
+                    f"{pv.get('reference') or '-'} | {text} |")
+    return rows
+
+
+def four_player_table(entries):
+    rows = ["| entry | bot | team score by turn order | first out (share of games) | mean place "
+            "(1 best) |", "| --- | --- | --- | --- | --- |"]
+    for name, e in entries.items():
+        for c in e["columns"]:
+            if not c.get("seat_order"):
+                continue
+            order = "; ".join(f"{x['position']}. {x['seat']} {est(x['team'], 2)}"
+                              for x in c["seat_order"])
+            out = "; ".join(f"{x['seat']} {x['first']}/{x['games']}"
+                            for x in c.get("dropout_first") or []) or "-"
+            rank = "; ".join(f"{x['seat']} {est(x['mean_rank'], 2)}"
+                             for x in c.get("ranking") or []) or "-"
+            rows.append(f"| {name} | {c['strength'].split('@')[-1]} playouts | {order} | {out} "
+                        f"| {rank} |")
+    return rows
+
+
+def deans_lines(entries):
+    rows = ["| river game | first-move advantage: with Deans − plain | draw rate: with Deans − "
+            "plain | mean length: plain, with Deans | reading |",
+            "| --- | --- | --- | --- | --- |"]
+    for river in RIVERS_TWO + RIVERS_FOUR:
+        if river not in entries or river + "-deans" not in entries:
+            continue
+        a = strongest(entries[river + "-deans"]["columns"])
+        b = strongest(entries[river]["columns"])
+        fma = difference(a["first_move_advantage"], b["first_move_advantage"])
+        draws = difference(a["draw_rate"], b["draw_rate"])
+        rows.append(f"| {river} | {est(fma, signed=True)} | {est(draws, signed=True)} | "
+                    f"{b['length']['mean']:.1f}, {a['length']['mean']:.1f} | "
+                    f"{verdict(fma, 'first-move advantage')}; {verdict(draws, 'draw rate')} |")
+    return rows
+
+
+def commedia_lines(entries):
+    rows = ["| odd-move rule | first-move advantage | draw rate | mean length | most common "
+            "ending |", "| --- | --- | --- | ---: | --- |"]
+    for rule in ODD_RULES:
+        name = "commedia-" + rule
+        if name not in entries:
+            continue
+        c = strongest(entries[name]["columns"])
+        ending = c["terminations"][0]["termination"] if c["terminations"] else "-"
+        rows.append(f"| {rule} | {est(c['first_move_advantage'], signed=True)} | "
+                    f"{est(c['draw_rate'])} | {c['length']['mean']:.1f} | {ending} |")
+    return rows
+
+
+def chess_lines(entries):
+    if "chess" not in entries:
+        return ["No chess report yet."]
+    c = strongest(entries["chess"]["columns"])
+    white = next(t["score"] for t in c["teams"] if t["team"] == "white")
+    return [f"Our chess bot at {c['strength'].split('@')[-1]} playouts: draw rate "
+            f"{est(c['draw_rate'])}, White's score {est(white)} over {c['games']} games; "
+            f"AlphaZero at its strongest (Tomašev et al. 2020): draw rate "
+            f"{ALPHAZERO_CHESS['draw_rate']:.3f}, White's score "
+            f"{ALPHAZERO_CHESS['white_score']:.3f}."]
+
+
+def weakness_lines(entries):
+    lines = []
+    for name, e in entries.items():
+        for m in (e["manifest"] or {}).get("strength", []):
+            if m["opponent"] == "material" and m["elo_low"] <= 0:
+                lines.append(f"- {name}: not shown stronger than the material bot "
+                             f"({m['elo']:+.0f} [{m['elo_low']:+.0f}, {m['elo_high']:+.0f}]): its "
+                             "balance figures describe weak play, not the game.")
+        c = strongest(e["columns"])
+        fma = c["first_move_advantage"]
+        half = (fma["high"] - fma["low"]) / 2 if fma.get("value") is not None else 0
+        if half > 0.02:
+            need = math.ceil(c["games"] * (half / 0.02) ** 2)
+            lines.append(f"- {name}: the first-move advantage is known to ±{half:.3f}; "
+                         f"±0.02 needs about {need} games at this strength.")
+    return lines or ["- Every bot measured stronger than the material bot, every interval "
+                     "within ±0.02."]
+
+
+def document(entries):
+    out = ["# The variant study", "",
+           "Generated by `scripts/study_tables.py docs/study bots` from the kept reports "
+           "(docs/study/ENTRY/balance.json, bots/ENTRY/manifest.toml); `scripts/study.sh` "
+           "trains, measures and plays them. Do not edit by hand. Intervals are 95%; the "
+           "definitions are docs/BALANCE.md's and docs/ARENA.md's.", ""]
+    if not entries:
+        return "\n".join(out + ["No entry has been played yet: run `scripts/study.sh`.", ""])
+    sections = [
+        ("Bots: training and strength", bots_table(entries)),
+        ("Balance with trained play", balance_table(entries)),
+        ("Piece values (at the stronger bot)", piece_values_lines(entries)),
+        ("Four-player games", four_player_table(entries)),
+        ("What Deans change", deans_lines(entries)),
+        ("Commedia dell'Arte's six odd-move rules", commedia_lines(entries)),
+        ("Very Heavy Chess: the compound pieces",
+         piece_values_lines(entries, only=lambda n: n == "very-heavy-chess")),
+        ("Chess, the reference", chess_lines(entries)),
+        ("Where the play is too weak for a conclusion", weakness_lines(entries)),
+    ]
+    for title, lines in sections:
+        if len(lines) == 2 and lines[1].startswith("| ---"):  # a table without rows
+            lines = ["No entry of this kind yet."]
+        out += [f"## {title}", ""] + lines + [""]
+    return "\n".join(out)
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    sys.stdout.write(document(load_entries(sys.argv[1], sys.argv[2])))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""scripts/study_tables.py: its tables hold the kept reports' figures (a fixture of real
+`fairyzero balance` reports and a bot manifest, each figure recomputed here from the JSON), and
+docs/STUDY.md is exactly what the script makes of docs/study/ and bots/ (so it is never typed
+by hand or left stale)."""
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCRIPT = os.path.join(ROOT, "scripts", "study_tables.py")
+FIXTURE = os.path.join(ROOT, "tests", "scripts", "study_fixture")
+failures = []
+
+
+def check(condition, what):
+    if not condition:
+        failures.append(what)
+
+
+def generate(study, bots):
+    return subprocess.run([sys.executable, SCRIPT, study, bots], check=True,
+                          capture_output=True, text=True).stdout
+
+
+def column(entry, playouts):
+    with open(os.path.join(FIXTURE, "study", entry, "balance.json")) as f:
+        columns = json.load(f)["columns"]
+    return next(c for c in columns if c["strength"].endswith(f"@{playouts}"))
+
+
+def fixture_checks():
+    text = generate(os.path.join(FIXTURE, "study"), os.path.join(FIXTURE, "bots"))
+    lines = text.splitlines()
+    check("| isis | 40 | 5120 | 30 | 2 cores (a test CPU), cpu | - | 60.0% of 100, +70 [+9, +136] "
+          "| 92.0% of 100, +424 [+330, +560] | - |" in lines, "the bot row from the manifest")
+    check("| isis-deans | no bot in bots/ |" in text, "an entry without a bot says so")
+    # One balance row per column of every report, with its first-move advantage.
+    for entry in ("isis", "isis-deans"):
+        for playouts in (4, 8):
+            c = column(entry, playouts)
+            fma = c["first_move_advantage"]
+            cell = f"{fma['value']:+.3f} [{fma['low']:+.3f}, {fma['high']:+.3f}]"
+            check(any(l.startswith(f"| {entry} | {playouts} playouts | {c['games']} | {cell} |")
+                      for l in lines), f"balance row {entry}@{playouts}: {cell}")
+    # Deans: the stronger columns' difference, half-widths added in quadrature.
+    a, b = column("isis-deans", 8)["first_move_advantage"], column("isis", 8)["first_move_advantage"]
+    d = a["value"] - b["value"]
+    half = (((a["high"] - a["low"]) / 2) ** 2 + ((b["high"] - b["low"]) / 2) ** 2) ** 0.5
+    check(f"| isis | {d:+.3f} [{d - half:+.3f}, {d + half:+.3f}] |" in text,
+          "the Deans row's first-move advantage difference")
+    # The four-player table: seats in turn order, who dropped out first, the ranking.
+    irwell = column("irwell", 2)
+    first = irwell["seat_order"][0]
+    check(f"1. {first['seat']} {first['team']['value']:.2f}" in text, "irwell's turn order")
+    check(all(x["seat"] in text for x in irwell["ranking"]), "irwell's ranking")
+    check("No chess report yet." in text, "a missing reference row says so")
+
+
+def committed_document_is_current():
+    expected = generate(os.path.join(ROOT, "docs", "study"), os.path.join(ROOT, "bots"))
+    with open(os.path.join(ROOT, "docs", "STUDY.md")) as f:
+        check(f.read() == expected, "docs/STUDY.md differs from what scripts/study_tables.py "
+              "makes of docs/study and bots: run `scripts/study_tables.py docs/study bots > "
+              "docs/STUDY.md`")
+
+
+fixture_checks()
+committed_document_is_current()
+for failure in failures:
+    print("FAILED:", failure)
+sys.exit(1 if failures else 0)
