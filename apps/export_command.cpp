@@ -1,6 +1,7 @@
 // `fairyzero export RUN_DIR --out BOT_DIR [--checkpoint FILE] [--strength ARENA_DIR...]
 // [--machine TEXT]`: a training run's network as a
 // bot folder that `fairyzero uci` and `fairyzero xboard` play (training/bot_bundle.h).
+#include <iomanip>
 #include <iostream>
 
 #include "apps/arguments.h"
@@ -22,6 +23,7 @@ int export_command(const Arguments& args) {
             << ", " << m.training_steps << " training steps, from " << m.source_run << "\n";
   for (const std::string& option : m.variant_options)
     std::cout << "  variant option " << option << "\n";
+  std::cout << std::fixed << std::setprecision(1);
   if (m.training)
     std::cout << "  trained on " << m.training->games << " games (" << m.training->samples
               << " samples) in " << m.training->minutes << " minutes, " << m.training->machine
