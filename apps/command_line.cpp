@@ -133,6 +133,9 @@ const std::vector<Command>& commands() {
              "training settings (configs/train/NAME.toml); needed by a new run"),
         text("--out", "RUN_DIR", "the run folder of a new run"),
         whole("--generations", 1, 1e6, "generations in all (extends an existing run)"),
+        real("--minutes", 0, 1e8,
+             "time budget: stop after this many minutes of training, the learning rate "
+             "annealed over them (run.minutes; 0: none)"),
         text("--selfplay", "internal|external",
              "external: train only, on what fairyzero selfplay workers publish"),
         device_option(), set_option()}},

@@ -68,6 +68,15 @@ void train(TrainingRun& run, const Arguments& args) {
   run.run([](const std::string& line) { std::cout << line << std::endl; }, options);
 }
 
+// The run settings the command line gives (--generations, --minutes, --device), over `config`.
+void apply_run_options(TrainConfig& config, const Arguments& args) {
+  if (auto g = args.value("--generations"))
+    config.run.generations = static_cast<int>(Arguments::parse_integer(*g, "--generations"));
+  if (auto m = args.value("--minutes")) config.run.minutes = std::stod(*m);
+  if (auto d = args.value("--device")) config.run.device = *d;
+  config.trainer.device = config.run.device;
+}
+
 // Settings asked for on the command line, applied to an existing run where that is safe.
 void apply_requested_settings(TrainingRun& run, const Arguments& args) {
   TrainConfig wanted = run.config();
@@ -78,10 +87,7 @@ void apply_requested_settings(TrainingRun& run, const Arguments& args) {
     wanted.run.variant = stored.run.variant;
     wanted.run.variant_options = stored.run.variant_options;
   }
-  if (auto g = args.value("--generations"))
-    wanted.run.generations = static_cast<int>(Arguments::parse_integer(*g, "--generations"));
-  if (auto d = args.value("--device")) wanted.run.device = *d;
-  wanted.trainer.device = wanted.run.device;
+  apply_run_options(wanted, args);
   const std::vector<SettingChange> changes = changed_settings(run.config(), wanted);
   if (changes.empty()) return;
   run.update_settings(wanted);
@@ -122,9 +128,7 @@ int train_command(const Arguments& args) {
   VariantPtr variant = load_variant_for_user(target, overrides);
   for (const std::string& o : overrides)
     config.run.variant_options += (config.run.variant_options.empty() ? "" : "; ") + o;
-  if (auto g = args.value("--generations"))
-    config.run.generations = static_cast<int>(Arguments::parse_integer(*g, "--generations"));
-  if (auto d = args.value("--device")) config.run.device = config.trainer.device = *d;
+  apply_run_options(config, args);
   TrainingRun run(run_dir, config, variant);
   train(run, args);
   return 0;

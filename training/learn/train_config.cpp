@@ -41,6 +41,10 @@ std::vector<Setting> settings(TrainConfig& c) {
       {"run", "variant", &r.variant, 0, 0, "variant name (configs/variants/NAME.toml)"},
       {"run", "variant_options", &r.variant_options, 0, 0, "--set overrides, joined by '; '"},
       {"run", "generations", &r.generations, 1, 1e6, "self-play + training rounds", kMidRun},
+      {"run", "minutes", &r.minutes, 0, 1e8,
+       "time budget: stop after this many minutes of training, the schedule spread over them "
+       "(0: none)",
+       kMidRun},
       {"run", "seed", &r.seed, 0, 1e18, "seed of self-play and training"},
       {"run", "device", &r.device, 0, 0, "cpu, cuda or cuda:N", kMidRun},
       {"run", "overlap", &r.overlap, 0, 0, "play the next generation while training (GPU)",

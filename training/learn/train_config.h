@@ -25,6 +25,10 @@ struct RunSettings {
   // The command line's --set overrides of variant options, joined by "; " (read back on resume).
   std::string variant_options;
   int generations = 5;  // self-play + training rounds
+  // A time budget: the run stops at the first generation boundary past this many minutes of
+  // training (summed over its sessions, RUN_DIR/clock.csv), and the cosine and step schedules
+  // follow the clock, so a budgeted run anneals by its end. 0: no budget (generations alone).
+  double minutes = 0;
   uint64_t seed = 1;
   std::string device = "cpu";  // "cpu", "cuda", "cuda:N" for the evaluator and the trainer
   // Play the next generation's games while training (worth it on a GPU; see train_run.cpp).
@@ -104,8 +108,9 @@ std::vector<std::string> variant_overrides(const RunSettings& run);
 void validate_agents(const TrainConfig& config, const std::string& where);
 
 // A setting whose value differs between two configs, as TOML text, and whether a run may take
-// the new value between generations (speed and placement settings: run.generations, run.device,
-// run.overlap, the inference settings, self-play workers and batching, metrics_every).
+// the new value between generations (speed and placement settings: run.generations, run.minutes,
+// run.device, run.overlap, the inference settings, self-play workers and batching,
+// metrics_every).
 struct SettingChange {
   std::string key;  // "selfplay.games"
   std::string before, after;

@@ -24,6 +24,7 @@
 #include "training/cluster/run_files.h"
 #include "training/data/sample_store.h"
 #include "training/learn/generation_player.h"
+#include "training/learn/run_clock.h"
 #include "training/learn/trainer.h"
 #include "training/learn/trainer_group.h"
 #include "training/learn/validation.h"
@@ -447,6 +448,7 @@ void TrainingRun::run(const std::function<void(const std::string&)>& raw_log,
     truncate_csv(path("training.csv"), generation);
     truncate_csv(path("external.csv"), generation);
     truncate_csv(path("validation.csv"), generation);
+    truncate_csv(path("clock.csv"), generation);
     if (!options.external_selfplay &&
         !fs::exists(path("samples/" + generation_name(generation) + ".h5")))
       truncate_csv(path("selfplay.csv"), generation);
@@ -463,6 +465,32 @@ void TrainingRun::run(const std::function<void(const std::string&)>& raw_log,
   std::mt19937_64 rng(c.run.seed + (group ? 7919 * static_cast<uint64_t>(group->rank()) : 0));
   const double started = now_seconds();
   const int first = generation;
+  // The time budget counts this run's generations over all its sessions (rank 0's clock).
+  const double budget = c.run.minutes * 60;
+  std::optional<RunClock> clock;
+  try {
+    if (leader) clock.emplace(path("clock.csv"), generation);
+  } catch (const std::runtime_error& e) {
+    throw RunError(e.what());
+  }
+  auto synced_seconds = [&](const std::string& key) {
+    double seconds = clock ? clock->elapsed_seconds() : 0;
+    if (group && group->world_size() > 1) {
+      char text[64];
+      std::snprintf(text, sizeof text, "%.17g", seconds);
+      if (leader) group->publish(key, text);
+      seconds = std::stod(group->await(key));
+    }
+    return seconds;
+  };
+  double spent = synced_seconds("clock-start");
+  // The schedule's length from the clock: the rate at each generation is where the budget's
+  // elapsed share puts it, so it anneals by the budget's end however fast the steps come.
+  auto follow_the_clock = [&] {
+    for (const auto& trainer : trainers)
+      trainer->set_total_steps(schedule_steps_for_budget(trainer->step(), spent, budget));
+  };
+  if (budget > 0 && spent > 0) follow_the_clock();
   // With `overlap`, the games of generation g+1 are played by a snapshot of the network that
   // played generation g while the trainer turns it into g+1 (one generation of lag, as in
   // KataGo): the GPU is busy with both. The sample file records which network played.
@@ -471,6 +499,13 @@ void TrainingRun::run(const std::function<void(const std::string&)>& raw_log,
     if (next_games.valid()) next_games.get();
   };
   for (; generation < c.run.generations; ++generation) {
+    if (budget > 0 && spent >= budget) {
+      std::ostringstream line;
+      line << std::fixed << std::setprecision(1) << "time budget spent: " << spent / 60 << " of "
+           << c.run.minutes << " minutes after generation " << generation;
+      log(line.str());
+      break;
+    }
     const double generation_start = now_seconds();
     const std::string name = generation_name(generation);
     int64_t new_samples = 0;  // what this generation brought
@@ -561,12 +596,19 @@ void TrainingRun::run(const std::function<void(const std::string&)>& raw_log,
       }
       rows.insert(rows.end(), agent_rows.begin(), agent_rows.end());
     }
-    if (c.window.steps_per_generation == 0)
+    if (budget == 0 && c.window.steps_per_generation == 0)
       for (const auto& trainer : trainers)
         trainer->set_total_steps(trainer->step() +
                                  static_cast<int64_t>(c.run.generations - generation - 1) * steps);
     save_all(generation + 1);
     const std::string validation = leader ? validate_generation(generation, trainers, rows) : "";
+    try {
+      if (clock) clock->record(generation, now_seconds() - generation_start);
+    } catch (const std::runtime_error& e) {
+      throw RunError(e.what());
+    }
+    spent = synced_seconds(name + "-clock");
+    if (budget > 0) follow_the_clock();
     const double elapsed = now_seconds() - started;
     const int done = generation + 1 - first;
     std::ostringstream line;
@@ -577,12 +619,15 @@ void TrainingRun::run(const std::function<void(const std::string&)>& raw_log,
            << rows.back().value_loss << ", value accuracy " << std::setprecision(2)
            << rows.back().value_accuracy << ", " << std::setprecision(0)
            << rows.back().samples_per_second << " samples/s";
+    double eta = elapsed / done * (c.run.generations - generation - 1);
+    if (budget > 0) eta = std::min(eta, std::max(0.0, budget - spent));
     line << validation << ", " << format_seconds(now_seconds() - generation_start) << ", ETA "
-         << format_seconds(elapsed / done * (c.run.generations - generation - 1));
+         << format_seconds(eta);
     log(line.str());
     if (leader) plot();
   }
-  log("finished: " + checkpoint_path(c.run.generations, names.front()) +
+  wait_for_games();
+  log("finished: " + checkpoint_path(generation, names.front()) +
       (per_seat ? " (and the other seats')" : ""));
 }
 

@@ -12,6 +12,7 @@
 // RUN_DIR/validation/gen-NNNN.h5, .txt  the held-out games of gen-NNNN, never trained on
 // RUN_DIR/validation.csv      the network on the newest held-out samples, per generation
 // RUN_DIR/trainer.lease         held by the one trainer of the run (training/cluster/lease.h)
+// RUN_DIR/clock.csv           the seconds each generation took (the run.minutes budget)
 // With external self-play (docs/DISTRIBUTED.md): workers publish samples/gen-NNNN-wID-SEQ.h5
 // and games/gen-NNNN-wID-SEQ.txt; RUN_DIR/external.csv has a row per trained generation.
 #pragma once

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -172,6 +173,70 @@ TEST(TrainRun, OverlappedSelfPlayUsesThePreviousNetwork) {
   EXPECT_EQ(read_sample_file_info(dir / "samples/gen-0001.h5").network, "gen-0000");
   EXPECT_EQ(read_sample_file_info(dir / "samples/gen-0002.h5").network, "gen-0001");
   EXPECT_EQ(lines_of(dir / "selfplay.csv"), 4);
+}
+
+// Resumes the run in `dir` to `generations` with a budget of `minutes` (0: none); returns the
+// generations it has finished then.
+int resume_with_budget(const std::string& dir, int generations, double minutes) {
+  TrainingRun run(dir);
+  TrainConfig config = run.config();
+  config.run.generations = generations;
+  config.run.minutes = minutes;
+  run.update_settings(config);
+  run.run(quiet);
+  return run.finished_generations();
+}
+
+// run.minutes: the run stops at the first generation boundary past its budget, counted over
+// all its sessions (clock.csv), and a resumed run with the budget spent trains nothing more.
+TEST(TrainRun, ATimeBudgetStopsTheRunAtAGenerationBoundaryOverItsSessions) {
+  TempDir dir;
+  TrainConfig config = quick_config(5);
+  config.run.minutes = 1e-7;  // spent by the first generation
+  std::vector<std::string> log;
+  auto keep = [&](const std::string& line) { log.push_back(line); };
+  TrainingRun(dir.str(), config, find_variant("minichess")).run(keep);
+  EXPECT_EQ(TrainingRun(dir.str()).finished_generations(), 1);
+  EXPECT_EQ(lines_of(dir / "clock.csv"), 2);
+  auto said = [&](const std::string& text) {
+    for (const std::string& line : log)
+      if (line.find(text) != std::string::npos) return true;
+    return false;
+  };
+  EXPECT_TRUE(said("time budget spent")) << "the log says why the run stopped";
+  EXPECT_TRUE(said("finished: " + (dir / "checkpoints/gen-0001.pt")));
+
+  log.clear();
+  TrainingRun resumed(dir.str());
+  resumed.run(keep);
+  EXPECT_EQ(resumed.finished_generations(), 1) << "a spent budget trains nothing more";
+  EXPECT_TRUE(said("time budget spent"));
+  // Without the budget (a setting that may change mid-run) it goes on.
+  EXPECT_EQ(resume_with_budget(dir.str(), 2, 0), 2);
+  EXPECT_EQ(lines_of(dir / "clock.csv"), 3);
+}
+
+// The cosine schedule of a budgeted run follows the clock: resumed with two thirds of the budget
+// spent in 20 steps, the schedule is 30 steps long (the generations would make it 40).
+TEST(TrainRun, ABudgetedRunsCosineScheduleFollowsTheClock) {
+  TempDir dir;
+  TrainConfig config = quick_config(1);
+  config.trainer.schedule = "cosine";
+  config.trainer.final_fraction = 0.1;
+  TrainingRun(dir.str(), config, find_variant("minichess")).run(quiet);
+  std::ofstream(dir / "clock.csv") << "generation,seconds\n0,40\n";
+  ASSERT_EQ(resume_with_budget(dir.str(), 2, 1), 2);
+  // training.csv: the rate of each row's last step; generation 1's first row ends at step 30.
+  std::ifstream in(dir / "training.csv");
+  std::string line;
+  double rate = -1;
+  while (std::getline(in, line))
+    if (line.rfind("1,30,", 0) == 0) rate = std::stod(line.substr(5));
+  ASSERT_GE(rate, 0) << "no row of generation 1 at step 30";
+  const double t = 29.0 / 30.0, f = 0.1;
+  const double expected =
+      config.trainer.learning_rate * (f + (1 - f) * 0.5 * (1 + std::cos(3.141592653589793 * t)));
+  EXPECT_NEAR(rate, expected, 1e-4 * config.trainer.learning_rate);
 }
 
 TEST(TrainRun, BadConfigsNameTheKey) {
