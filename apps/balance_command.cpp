@@ -1,10 +1,14 @@
 // `fairyzero balance VARIANT [VARIANT...] --bot SPEC [--bot SPEC...]`: self-play with each bot on
 // every seat of each variant at each strength (--seat-bot, --seat-visits give single seats other
-// agents), then the balance report (docs/BALANCE.md).
+// agents), then the balance report (docs/BALANCE.md); `balance --records RUN_DIR...`: the
+// report of training runs' recorded self-play games.
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -15,6 +19,7 @@
 #include "apps/commands.h"
 #include "core/variant_loader.h"
 #include "training/balance/balance_report.h"
+#include "training/play/self_play_record.h"
 #include "training/players/internal_player.h"
 
 namespace fairyzero {
@@ -189,9 +194,119 @@ BalanceColumn play_column(LoadedBot& bot, int playouts, SeatOverrides& overrides
   return column;
 }
 
+// The generation of a record file's name: gen-NNNN.txt or gen-NNNN-wID-SEQ.txt; -1 otherwise.
+int record_generation(const fs::path& file) {
+  const std::string name = file.filename().string();
+  if (file.extension() != ".txt" || name.rfind("gen-", 0) != 0) return -1;
+  size_t digits = 4;
+  while (digits < name.size() && std::isdigit(static_cast<unsigned char>(name[digits]))) ++digits;
+  return digits > 4 ? std::stoi(name.substr(4, digits - 4)) : -1;
+}
+
+// A column of a run's recorded self-play games (games/ and validation/), from the network of
+// generation `from` on, replayed in the run's own rules (its variant.toml).
+BalanceColumn records_column(const std::string& run_dir, int from, int material_every,
+                             const std::string& games_file, std::string& description) {
+  const fs::path rules = fs::path(run_dir) / "variant.toml";
+  if (!fs::exists(rules))
+    throw UsageError("--records " + run_dir + ": no variant.toml (not a training run folder)");
+  const VariantPtr variant = load_variant_file(rules.string());
+  std::vector<fs::path> files;
+  int first = -1, last = -1;
+  for (const char* folder : {"games", "validation"}) {
+    const fs::path dir = fs::path(run_dir) / folder;
+    if (!fs::is_directory(dir)) continue;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+      const int generation = record_generation(entry.path());
+      if (generation < from) continue;
+      files.push_back(entry.path());
+      first = first < 0 ? generation : std::min(first, generation);
+      last = std::max(last, generation);
+    }
+  }
+  std::sort(files.begin(), files.end());
+  if (files.empty())
+    throw UsageError("--records " + run_dir + ": no game records (games/gen-NNNN*.txt) of " +
+                     "generation " + std::to_string(from) + " or later");
+  const std::string strength =
+      "self-play gen " + std::to_string(first) + "-" + std::to_string(last);
+  std::vector<BalanceGame> games;
+  for (const fs::path& file : files) {
+    std::ifstream in(file);
+    int number = 0;
+    for (std::string line; std::getline(in, line);) {
+      ++number;
+      if (line.empty()) continue;
+      const std::string where = file.string() + " line " + std::to_string(number) + ": ";
+      try {
+        games.push_back(balance_game_from_record(variant, parse_self_play_record(line), strength,
+                                                 material_every));
+      } catch (const std::invalid_argument& e) {
+        throw UsageError(where + e.what());
+      } catch (const MoveError& e) {
+        throw UsageError(where + e.what());
+      }
+    }
+  }
+  std::cout << run_dir << ": " << games.size() << " recorded games of generations " << first
+            << " to " << last << " (" << files.size() << " files)" << std::endl;
+  append_games_jsonl(games_file, games);
+  description += (description.empty() ? "" : " ") + std::string("Column ") + variant->name + " " +
+                 strength + ": the " + std::to_string(games.size()) +
+                 " self-play games that training run " + run_dir + " recorded (games/ and " +
+                 "validation/), played by the networks of generations " + std::to_string(first) +
+                 " to " + std::to_string(last) + " with the run's exploration (Dirichlet noise, " +
+                 "temperature, resignation, playout cap).";
+  const BalanceSetup setup = balance_setup(*variant);
+  return BalanceColumn{setup, balance_stats(setup, games)};
+}
+
+// OUT_DIR/games.jsonl, emptied for this report (OUT_DIR made when missing).
+std::string fresh_games_file(const std::string& out_dir) {
+  fs::create_directories(out_dir);
+  const std::string games_file = (fs::path(out_dir) / "games.jsonl").string();
+  fs::remove(games_file);
+  return games_file;
+}
+
+// Writes the report of `columns` into `out_dir` and says where it is. `source`: how the games
+// came to be, when they were not played here.
+void write_report(const std::string& out_dir, const std::vector<BalanceColumn>& columns,
+                  const BalanceConfig& config, const std::string& source, const Arguments& args) {
+  BalanceReportSettings settings;
+  settings.command = "fairyzero balance";
+  for (const std::string& a : args.words()) settings.command += " " + a;
+  settings.date = today("%Y-%m-%d %H:%M");
+  settings.config = config;
+  settings.source = source;
+  settings.plots = !args.flag("--no-plots");
+  const BalanceReportFiles files = write_balance_report(out_dir, columns, settings);
+  if (!files.plot_problem.empty()) std::cerr << "note: no plots: " << files.plot_problem << "\n";
+  std::cout << "Report: " << files.markdown << " and " << files.html << " (" << files.plots.size()
+            << " plots; games in " << (fs::path(out_dir) / "games.jsonl").string() << ")"
+            << std::endl;
+}
+
+// `balance --records RUN_DIR...`: a column per run of its recorded self-play games.
+int balance_of_records(const Arguments& args) {
+  if (!args.positional().empty() || !args.values("--bot").empty())
+    throw UsageError("--records reads a run's games in its own rules: give no VARIANT or --bot");
+  const BalanceConfig config = config_from(args);
+  const int from = static_cast<int>(args.integer("--from-generation", 0));
+  const std::string out_dir = args.value("--out").value_or(default_out_dir());
+  const std::string games_file = fresh_games_file(out_dir);
+  std::vector<BalanceColumn> columns;
+  std::string source;
+  for (const std::string& run : args.values("--records"))
+    columns.push_back(records_column(run, from, config.material_every, games_file, source));
+  write_report(out_dir, columns, config, source, args);
+  return 0;
+}
+
 }  // namespace
 
 int balance_command(const Arguments& args) {
+  if (!args.values("--records").empty()) return balance_of_records(args);
   if (args.positional().empty()) throw UsageError("give at least one variant");
   const std::vector<std::string> bot_specs = args.values("--bot");
   if (bot_specs.empty())
@@ -211,9 +326,7 @@ int balance_command(const Arguments& args) {
   // compares the teams against (unless --no-baseline).
   const bool baseline = !args.flag("--no-baseline");
   const std::string out_dir = args.value("--out").value_or(default_out_dir());
-  fs::create_directories(out_dir);
-  const std::string games_file = (fs::path(out_dir) / "games.jsonl").string();
-  fs::remove(games_file);  // a fresh record for this run
+  const std::string games_file = fresh_games_file(out_dir);
   size_t total = 0, done = 0;
   for (size_t b = 0; b < bots.size(); ++b)
     total += bots[b].playouts.size() * (overrides[b].empty() || !baseline ? 1 : 2);
@@ -229,16 +342,7 @@ int balance_command(const Arguments& args) {
       columns.push_back(play_column(bots[b], playouts, overrides[b], config, games_file, prefix()));
     }
 
-  BalanceReportSettings settings;
-  settings.command = "fairyzero balance";
-  for (const std::string& a : args.words()) settings.command += " " + a;
-  settings.date = today("%Y-%m-%d %H:%M");
-  settings.config = config;
-  settings.plots = !args.flag("--no-plots");
-  const BalanceReportFiles files = write_balance_report(out_dir, columns, settings);
-  if (!files.plot_problem.empty()) std::cerr << "note: no plots: " << files.plot_problem << "\n";
-  std::cout << "Report: " << files.markdown << " and " << files.html << " (" << files.plots.size()
-            << " plots; games in " << games_file << ")" << std::endl;
+  write_report(out_dir, columns, config, "", args);
   return 0;
 }
 

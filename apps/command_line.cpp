@@ -195,8 +195,8 @@ const std::vector<Command>& commands() {
         device_option(), set_option()}},
       {"balance",
        "VARIANT...",
-       "self-play a variant with one bot on every seat and write a balance report (Markdown, "
-       "HTML, plots)",
+       "self-play a variant with one bot on every seat (or read a run's self-play games) and "
+       "write a balance report (Markdown, HTML, plots)",
        balance_command,
        {repeated("--bot", "SPEC", "a bot: uniform, material, CHECKPOINT.pt or BOT_DIR"),
         text("--visits", "N[,N...]", "playouts per move, one column per value"),
@@ -212,6 +212,10 @@ const std::vector<Command>& commands() {
         repeated("--seat-visits", "SEAT=N", "other playouts for one seat"),
         flag("--no-plots", "skip the PNG plots"),
         flag("--no-baseline", "with --seat-bot/--seat-visits: no column of the plain bot"),
+        repeated("--records", "RUN_DIR",
+                 "instead of playing: a column of a training run's recorded self-play games"),
+        whole("--from-generation", 0, 1e6,
+              "with --records: only the games of this generation's network and later ones"),
         set_option()}},
       {"arena",
        "VARIANT PLAYER PLAYER",

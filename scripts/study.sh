@@ -3,8 +3,12 @@
 # fixed budget, export it as a bot under bots/, measure it in the arena (against the material
 # bot and the uniform search at the same playouts, and against Fairy-Stockfish where its Debian
 # build plays the variant), record that in the bot's manifest, play the balance report at two
-# strengths into docs/study/ENTRY/, and regenerate docs/STUDY.md from every kept report. Each
-# step is skipped when its output exists, so the study resumes where it stopped.
+# strengths into docs/study/ENTRY/ (and the piece values over the run's recorded self-play
+# games, records.json), and regenerate docs/STUDY.md from every kept report. Each
+# step is skipped when its output exists, so the study resumes where it stopped. A run folder
+# that exists trains on up to MINUTES in all (train --minutes; a spent budget returns at once):
+# when that brings new generations, the bot is exported again and its matches and report are
+# played again.
 #
 #   scripts/study.sh [ENTRY...]          (default: every entry of the study, in the order below)
 #
@@ -55,9 +59,13 @@ for entry in "${entries[@]}"; do
   fi
   run=$runs/$name bot=bots/$name report=docs/study/$name
   echo "== $name: $variant ${sets[*]:-}"
-  if [[ ! -d $run/checkpoints ]]; then
-    echo "   training $minutes min -> $run"
-    FAIRYZERO=$fairyzero scripts/train-for.sh "$minutes" "$variant" "$preset" "$run" "${sets[@]}"
+  echo "   training up to $minutes min in all -> $run"
+  FAIRYZERO=$fairyzero scripts/train-for.sh "$minutes" "$variant" "$preset" "$run" "${sets[@]}"
+  newest=$(find "$run/checkpoints" -name 'gen-*.pt' | sed 's/.*gen-0*\([0-9][0-9]*\)\.pt/\1/' |
+    sort -n | tail -n 1)
+  if [[ -f $bot/manifest.toml ]] && ! grep -qx "generation = $newest" "$bot/manifest.toml"; then
+    echo "   $run trained on past $bot's network: exporting and measuring it again"
+    rm -rf "$bot" "$run"-vs-* "$run-balance" "$run-records" "$report"
   fi
   [[ -f $bot/manifest.toml ]] || "$fairyzero" export "$run" --out "$bot" >/dev/null
   matches=()
@@ -76,6 +84,13 @@ for entry in "${entries[@]}"; do
     matches+=(--strength "$match")
   fi
   "$fairyzero" export "$run" --out "$bot" "${matches[@]}" | sed 's/^/   /'
+  # Piece values over the games the run recorded, from its second half's networks on.
+  if [[ ! -f $report/records.json ]]; then
+    mkdir -p "$report"
+    "$fairyzero" balance --records "$run" --from-generation $((newest / 2)) --no-plots \
+      --out "$run-records" | tail -n 1
+    cp "$run-records/balance.json" "$report/records.json"
+  fi
   if [[ ! -f $report/balance.json ]]; then
     "$fairyzero" balance "$variant" --bot "$bot" --visits "$balance_visits" \
       --games "$balance_games" --threads 2 --out "$run-balance" | tail -n 4

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The variant study's document, docs/STUDY.md, generated from the kept reports: every
-STUDY_DIR/ENTRY/balance.json (a `fairyzero balance` report of the trained bot) and every
-BOTS_DIR/ENTRY/manifest.toml (how the bot trained, how strong it measured). Nothing in it is
+STUDY_DIR/ENTRY/balance.json (a `fairyzero balance` report of the trained bot), its
+records.json where kept (`fairyzero balance --records` of the run's recorded self-play games)
+and every BOTS_DIR/ENTRY/manifest.toml (how the bot trained, how strong it measured). Nothing in it is
 typed by hand; scripts/study.sh runs it, and the ctest `scripts.study_tables` checks that
 docs/STUDY.md is what it writes.
 
@@ -45,7 +46,14 @@ def load_entries(study_dir, bots_dir):
                 manifest = tomllib.load(f)
             network = os.path.join(bots_dir, name, "network.pt")
             size = os.path.getsize(network) if os.path.isfile(network) else None
-        entries[name] = {"columns": report["columns"], "manifest": manifest, "size": size}
+        # The piece values over the run's recorded self-play games (balance --records).
+        records_path = os.path.join(study_dir, name, "records.json")
+        records = None
+        if os.path.isfile(records_path):
+            with open(records_path) as f:
+                records = json.load(f)["columns"][0]
+        entries[name] = {"columns": report["columns"], "manifest": manifest, "size": size,
+                         "records": records}
     rank = {name: i for i, name in enumerate(ORDER)}
     return dict(sorted(entries.items(), key=lambda kv: (rank.get(kv[0], len(ORDER)), kv[0])))
 
@@ -124,28 +132,38 @@ def balance_table(entries):
     return rows
 
 
+def piece_values_cell(pv):
+    pieces = [p for p in pv["pieces"] if p.get("scaled")]
+    pieces.sort(key=lambda p: -p["scaled"]["value"])
+    text = "; ".join(f"{p['piece']} {est(p['scaled'], 2)}" for p in pieces)
+    if not text and pv.get("note"):
+        return pv["note"]
+    if not text:  # no reference piece: the raw change in score per extra piece
+        raw = [p for p in pv["pieces"] if p.get("coefficient") is not None]
+        raw.sort(key=lambda p: -p["coefficient"])
+        text = "; ".join(f"{p['piece']} {p['coefficient']:+.3f} ± "
+                         f"{Z * p['standard_error']:.3f}" for p in raw)
+        return (f"no piece significantly positive, raw score per piece: {text}" if text
+                else pv.get("note") or "no fit")
+    return text
+
+
 def piece_values_lines(entries, only=None):
-    rows = ["| entry | bot | reference (= 1) | values, highest first [95% interval] |",
-            "| --- | --- | --- | --- |"]
+    """A row at the stronger bot and, where the study kept one, a row over the run's recorded
+    self-play games (thousands of games: the narrower intervals)."""
+    rows = ["| entry | games from | games | reference (= 1) | values, highest first [95% interval] |",
+            "| --- | --- | ---: | --- | --- |"]
     for name, e in entries.items():
         if only and not only(name):
             continue
         c = strongest(e["columns"])
-        pv = c["piece_values"]
-        pieces = [p for p in pv["pieces"] if p.get("scaled")]
-        pieces.sort(key=lambda p: -p["scaled"]["value"])
-        text = "; ".join(f"{p['piece']} {est(p['scaled'], 2)}" for p in pieces)
-        if not text and pv.get("note"):
-            text = pv["note"]
-        elif not text:  # no reference piece: the raw change in score per extra piece
-            raw = [p for p in pv["pieces"] if p.get("coefficient") is not None]
-            raw.sort(key=lambda p: -p["coefficient"])
-            text = "; ".join(f"{p['piece']} {p['coefficient']:+.3f} ± "
-                             f"{Z * p['standard_error']:.3f}" for p in raw)
-            text = (f"no piece significantly positive, raw score per piece: {text}" if text
-                    else pv.get("note") or "no fit")
-        rows.append(f"| {name} | {c['strength'].split('@')[-1]} playouts | "
-                    f"{pv.get('reference') or '-'} | {text} |")
+        sources = [(f"bot at {c['strength'].split('@')[-1]} playouts", c)]
+        if e.get("records"):
+            sources.append((e["records"]["strength"], e["records"]))
+        for label, column in sources:
+            pv = column["piece_values"]
+            rows.append(f"| {name} | {label} | {column['games']} | "
+                        f"{pv.get('reference') or '-'} | {piece_values_cell(pv)} |")
     return rows
 
 
@@ -240,7 +258,7 @@ def document(entries):
     sections = [
         ("Bots: training and strength", bots_table(entries)),
         ("Balance with trained play", balance_table(entries)),
-        ("Piece values (at the stronger bot)", piece_values_lines(entries)),
+        ("Piece values", piece_values_lines(entries)),
         ("Four-player games", four_player_table(entries)),
         ("What Deans change", deans_lines(entries)),
         ("Commedia dell'Arte's six odd-move rules", commedia_lines(entries)),

@@ -9,6 +9,7 @@
 #include "apps/web/web_games.h"
 #include "apps/web/web_json.h"
 #include "core/variant_loader.h"
+#include "training/play/self_play_record.h"
 
 namespace fairyzero {
 namespace fs = std::filesystem;
@@ -69,20 +70,30 @@ std::string variant_near(const fs::path& file, const fs::path& root) {
   }
 }
 
-// Self-play: "termination | who | N plies | m1 m2 ...".
-json self_play_games(const std::string& text) {
+// Self-play records (training/play/self_play_record.h), one game a line.
+json self_play_games(const std::string& text, const std::string& file) {
   json games = json::array();
   std::istringstream in(text);
+  int number = 0;
   for (std::string line; std::getline(in, line);) {
-    std::vector<std::string> parts = split(line, '|');
-    if (parts.size() < 4) continue;
-    std::istringstream words(parts[3]);
-    json moves = json::array();
-    for (std::string m; words >> m;) moves.push_back(m);
-    games.push_back({{"label", trimmed(parts[1])},
-                     {"termination", trimmed(parts[0])},
+    ++number;
+    if (line.empty()) continue;
+    SelfPlayRecord record;
+    try {
+      record = parse_self_play_record(line);
+    } catch (const std::invalid_argument& e) {
+      throw WebError(400, file + " line " + std::to_string(number) + ": " + e.what());
+    }
+    std::string label;
+    for (const auto& [seat, score] : record.scores) {
+      std::ostringstream item;
+      item << (label.empty() ? "" : " ") << seat << "=" << score;
+      label += item.str();
+    }
+    games.push_back({{"label", label},
+                     {"termination", record.termination},
                      {"start_fen", ""},
-                     {"moves", moves}});
+                     {"moves", record.moves}});
   }
   return games;
 }
@@ -238,7 +249,7 @@ RecordFile load_records(const std::string& runs_dir, const std::string& file) {
   else if (ext == ".jsonl")
     records.games = balance_games(text, variant);
   else if (ext == ".txt")
-    records.games = self_play_games(text);
+    records.games = self_play_games(text, file);
   else
     throw WebError(400, file + ": not a record file (.txt, .pgn or .jsonl)");
   // A run's own rules (its variant.toml, options applied) win over a name in the records.

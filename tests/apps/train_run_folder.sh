@@ -1,7 +1,8 @@
 #!/bin/bash
 # `fairyzero train` as a new user runs it: a variant file under a new name in another folder
 # trains, the run keeps its rules after the file is gone, `train RUN --generations N` extends it,
-# changes to its games and rules are refused, and the run exports to a bot that plays.
+# changes to its games and rules are refused, a time budget stops it, its recorded games make a
+# balance report, and the run exports to a bot that plays.
 # Usage: train_run_folder.sh path/to/fairyzero
 set -euo pipefail
 bin=$1
@@ -39,6 +40,31 @@ if out=$("$bin" train "$run" --set rules.move_rule=20 2>&1); then fail "--set ac
 grep -q "cannot change the rules" <<<"$out" || fail "the --set refusal is unclear"
 if out=$("$bin" train minichess --out "$run" 2>&1); then fail "other rules accepted for the run"; fi
 grep -q "first difference: rules.move_rule" <<<"$out" || fail "the rules refusal names no field"
+
+# A time budget counts every session's generations (clock.csv): this run's two are past it.
+out=$("$bin" train "$run" --generations 6 --minutes 0.0001 2>&1) || fail "--minutes failed"
+grep -q "time budget spent" <<<"$out" || fail "--minutes did not stop the run"
+[[ ! -f "$run/checkpoints/gen-0003.pt" ]] || fail "a spent budget trained on"
+[[ $(wc -l <"$run/clock.csv") -eq 3 ]] || fail "clock.csv does not hold both generations"
+
+# The balance of the run's recorded self-play games: every record is a game of the column.
+records() { cat "$@" 2>/dev/null || true; }
+recorded=$(records "$run"/games/*.txt "$run"/validation/*.txt | wc -l)
+out=$("$bin" balance --records "$run" --out "$work/records" --no-plots 2>&1) ||
+  fail "balance --records failed"
+grep -q "^$run: $recorded recorded games" <<<"$out" || fail "balance --records read other games"
+grep -q '"games": '"$recorded" "$work/records/balance.json" || fail "the column lacks games"
+grep -q "self-play games that training run" "$work/records/report.md" || fail "no source line"
+later=$(records "$run"/games/gen-0001*.txt "$run"/validation/gen-0001*.txt | wc -l)
+out=$("$bin" balance --records "$run" --from-generation 1 --out "$work/records2" --no-plots 2>&1) ||
+  fail "balance --records --from-generation failed"
+grep -q "^$run: $later recorded games of generations 1 to 1" <<<"$out" ||
+  fail "--from-generation 1 read other games"
+echo "white=1 | 3 plies | e2e3" >>"$run/games/gen-0001.txt"
+if out=$("$bin" balance --records "$run" --out "$work/records3" --no-plots 2>&1); then
+  fail "a broken record was read"
+fi
+grep -q "gen-0001.txt line" <<<"$out" || fail "the broken record's error names no file and line"
 
 out=$("$bin" export "$run" --out "$work/bot" 2>&1) || fail "export failed"
 out=$(printf 'uci\nisready\nposition startpos\ngo nodes 8\n' |

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """scripts/study_tables.py: its tables hold the kept reports' figures (a fixture of real
-`fairyzero balance` reports and a bot manifest, each figure recomputed here from the JSON), and
+`fairyzero balance` reports, one of a run's recorded games, and a bot manifest, each figure
+recomputed here from the JSON), and
 docs/STUDY.md is exactly what the script makes of docs/study/ and bots/ (so it is never typed
 by hand or left stale)."""
 import json
@@ -56,6 +57,21 @@ def fixture_checks():
     check(f"1. {first['seat']} {first['team']['value']:.2f}" in text, "irwell's turn order")
     check(all(x["seat"] in text for x in irwell["ranking"]), "irwell's ranking")
     check("No chess report yet." in text, "a missing reference row says so")
+    # Piece values: a row at the stronger bot, and one over the run's recorded games.
+    isis = column("isis", 8)
+    check(any(l.startswith(f"| isis | bot at 8 playouts | {isis['games']} | "
+                           f"{isis['piece_values'].get('reference') or '-'} |") for l in lines),
+          "the bot's piece values row")
+    with open(os.path.join(FIXTURE, "study", "isis", "records.json")) as f:
+        records = json.load(f)["columns"][0]
+    pv = records["piece_values"]
+    scaled = sorted((p for p in pv["pieces"] if p.get("scaled")), key=lambda p: -p["scaled"]["value"])
+    best = scaled[0]["scaled"] if scaled else None
+    check(any(l.startswith(f"| isis | {records['strength']} | {records['games']} | "
+                           f"{pv.get('reference') or '-'} |")
+              and (best is None or f"{scaled[0]['piece']} {best['value']:.2f} "
+                   f"[{best['low']:.2f}, {best['high']:.2f}]" in l) for l in lines),
+          "the recorded games' piece values row")
 
 
 def committed_document_is_current():

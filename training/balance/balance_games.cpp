@@ -68,6 +68,43 @@ MaterialSnapshot material_of(const Position& pos) {
   return s;
 }
 
+BalanceGame balance_game_from_record(const VariantPtr& variant, const SelfPlayRecord& record,
+                                     const std::string& strength, int material_every) {
+  const int seats = variant->seat_count();
+  if (static_cast<int>(record.scores.size()) != seats)
+    throw std::invalid_argument("the record has " + std::to_string(record.scores.size()) +
+                                " seat scores; " + variant->name + " has " + std::to_string(seats) +
+                                " seats");
+  BalanceGame game;
+  game.variant = variant->name;
+  game.strength = strength;
+  game.moves = record.moves;
+  game.termination = record.termination;
+  game.plies = static_cast<int>(record.moves.size());
+  for (int s = 0; s < seats; ++s) {
+    if (record.scores[s].first != variant->seats[s].name)
+      throw std::invalid_argument("the record's seat " + std::to_string(s + 1) + " is '" +
+                                  record.scores[s].first + "', not " + variant->name + "'s '" +
+                                  variant->seats[s].name + "'");
+    game.team_score.push_back(record.scores[s].second);
+  }
+  game.individual = game.team_score;
+  Position position(variant);
+  MaterialRecorder recorder(position, material_every);
+  for (size_t ply = 0; ply < record.moves.size(); ++ply) {
+    Move move;
+    try {
+      move = position.parse_move(record.moves[ply]);
+    } catch (const MoveError& e) {
+      throw MoveError("ply " + std::to_string(ply + 1) + ": " + e.what());
+    }
+    position.play(move);
+    recorder.played(position);
+  }
+  game.material = std::move(recorder.snapshots);
+  return game;
+}
+
 std::vector<BalanceGame> play_balance_games(
     const VariantPtr& variant, const std::vector<SeatAgent>& seats, const std::string& strength,
     const BalanceConfig& config, const std::function<void(const BalanceProgress&)>& progress) {

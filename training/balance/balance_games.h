@@ -11,6 +11,7 @@
 #include "mcts/evaluator.h"
 #include "training/balance/balance.h"
 #include "training/play/game_runner.h"
+#include "training/play/self_play_record.h"
 
 namespace fairyzero {
 
@@ -47,6 +48,14 @@ std::vector<BalanceGame> play_balance_games(
 
 // Every army's count of every piece type, on the board and in hand.
 MaterialSnapshot material_of(const Position& position);
+
+// A recorded self-play game replayed from the start for its material snapshots (every
+// `material_every` plies), as a BalanceGame of `strength`. Records keep team scores only, so
+// the individual scores repeat them and ranks and drop-outs are not recorded. Throws MoveError
+// naming the ply of a move the variant does not allow there, and std::invalid_argument when the
+// record's seats are not the variant's.
+BalanceGame balance_game_from_record(const VariantPtr& variant, const SelfPlayRecord& record,
+                                     const std::string& strength, int material_every);
 
 // "12/100 games, 3.4 games/s, ETA 26 s".
 std::string describe_progress(const BalanceProgress& progress);

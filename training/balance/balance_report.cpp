@@ -24,6 +24,12 @@ using namespace balance_document;
 
 void settings_section(Document& d, const BalanceReportSettings& s) {
   const BalanceConfig& c = s.config;
+  if (!s.source.empty()) {
+    paragraph(d, "Recorded games, read " + s.date + " by `" + s.command + "`. " + s.source +
+                     " Material every " + std::to_string(c.material_every) +
+                     " plies. Intervals are 95%; definitions and formulas in docs/BALANCE.md.");
+    return;
+  }
   paragraph(d, "Self-play with the same bot on every seat. Played " + s.date + " by `" + s.command +
                    "`: " + std::to_string(c.games) + " games per column, the first " +
                    std::to_string(c.opening_plies) +

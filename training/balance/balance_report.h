@@ -23,6 +23,9 @@ struct BalanceReportSettings {
   std::string command;  // the command line, quoted in the report
   std::string date;     // when the games were played
   BalanceConfig config;
+  // How the games came to be when they were not played by the balance tool (records of training
+  // runs); empty: played with `config`.
+  std::string source;
   bool plots = true;                        // run the plot script
   std::string python = "/usr/bin/python3";  // falls back to "python3" on PATH when missing
   std::string plot_script;  // empty: scripts/plot_balance.py in the working or source folder

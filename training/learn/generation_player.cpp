@@ -16,6 +16,7 @@
 #include "training/learn/league.h"
 #include "training/learn/self_play.h"
 #include "training/learn/validation.h"
+#include "training/play/self_play_record.h"
 
 namespace fairyzero {
 namespace {
@@ -140,14 +141,12 @@ void write_played_games(const VariantPtr& variant, const PlayedGames& played,
                         const std::string& games_file) {
   std::string text;
   for (const GameRecord& g : played.games) {
-    std::ostringstream line;
-    line << g.termination << " |";
+    SelfPlayRecord record{g.termination, {}, g.plies, g.networks, {}};
     for (int s = 0; s < variant->seat_count(); ++s)
-      line << " " << variant->seats[s].name << "=" << g.score[s];
-    line << " | " << g.plies << " plies | ";
-    if (!g.networks.empty()) line << g.networks << " | ";
-    line << g.moves << "\n";
-    text += line.str();
+      record.scores.emplace_back(variant->seats[s].name, g.score[s]);
+    std::istringstream moves(g.moves);
+    for (std::string move; moves >> move;) record.moves.push_back(move);
+    text += format_self_play_record(record) + "\n";
   }
   // The records first: the sample file's rename is what publishes the games.
   write_text_atomically(games_file, text);

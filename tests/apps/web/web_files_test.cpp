@@ -64,8 +64,8 @@ void make_runs(const TempDir& dir) {
                                                 .dump() +
                                             "\n");
   write(dir / "runs/bad/variant.toml", "this is not toml [");
-  write(dir / "runs/bad/games/g.txt", "checkmate | x | 1 plies | e2e4\n");
-  write(dir / "outside.txt", "checkmate | x | 1 plies | e2e4\n");
+  write(dir / "runs/bad/games/g.txt", "checkmate | white=1 black=0 | 1 plies | e2e4\n");
+  write(dir / "outside.txt", "checkmate | white=1 black=0 | 1 plies | e2e4\n");
   write(dir / "runs/mini/learning_curves.png", "\x89PNG fake");
   write(dir / "runs/mini/checkpoints/gen-0001.pt", "not a network");
   write(dir / "runs/mini/checkpoints/gen-0002.pt", "not a network");

@@ -528,5 +528,47 @@ TEST(BalanceGames, IrwellWithAWeakerSeatRecordsEverySeat) {
   EXPECT_EQ(stats.team->dropout_first[0].games, 3);
 }
 
+// A training run's recorded game replayed: its material at every snapshot, its scores; a move
+// the rules refuse names its ply, seats of another variant are refused.
+TEST(BalanceGames, ARecordedSelfPlayGameIsReplayedForItsMaterial) {
+  VariantPtr chess = find_variant("chess");
+  const SelfPlayRecord scholars_mate{"checkmate",
+                                     {{"white", 1}, {"black", 0}},
+                                     7,
+                                     "",
+                                     {"e2e4", "e7e5", "d1h5", "b8c6", "f1c4", "g8f6", "h5f7"}};
+  const BalanceGame game = balance_game_from_record(chess, scholars_mate, "self-play gen 0-0", 3);
+  EXPECT_EQ(game.variant, "chess");
+  EXPECT_EQ(game.strength, "self-play gen 0-0");
+  EXPECT_EQ(game.plies, 7);
+  EXPECT_EQ(game.team_score, (std::vector<double>{1, 0}));
+  EXPECT_EQ(game.individual, game.team_score);
+  ASSERT_EQ(game.material.size(), 3u);  // plies 0, 3 and 6
+  EXPECT_EQ(game.material[2].ply, 6);
+  int pawn = -1;
+  for (int t = 0; t < chess->piece_count(); ++t)
+    if (chess->pieces[t].name == "pawn") pawn = t;
+  ASSERT_GE(pawn, 0);
+  EXPECT_EQ(game.material[2].count[1][pawn], 8);
+  const BalanceGame every_ply = balance_game_from_record(chess, scholars_mate, "", 1);
+  ASSERT_EQ(every_ply.material.size(), 8u);
+  EXPECT_EQ(every_ply.material[7].count[1][pawn], 7) << "the queen took f7";
+  EXPECT_EQ(every_ply.material[7].count[0][pawn], 8);
+
+  SelfPlayRecord illegal = scholars_mate;
+  illegal.moves[4] = "f1f7";
+  try {
+    balance_game_from_record(chess, illegal, "", 1);
+    FAIL() << "an illegal move was replayed";
+  } catch (const MoveError& e) {
+    EXPECT_NE(std::string(e.what()).find("ply 5"), std::string::npos) << e.what();
+  }
+  SelfPlayRecord other_seats = scholars_mate;
+  other_seats.scores[0].first = "red";
+  EXPECT_THROW(balance_game_from_record(chess, other_seats, "", 1), std::invalid_argument);
+  other_seats.scores.pop_back();
+  EXPECT_THROW(balance_game_from_record(chess, other_seats, "", 1), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace fairyzero
