@@ -14,13 +14,13 @@
 #
 # An entry is a variant, or VARIANT:SECTION.KEY=VALUE[,...] for one played under options, named
 # VARIANT-VALUE (commedia:rules.odd_rule=stepping is commedia-stepping).
-# Environment: MINUTES (training budget an entry, default 20), RUNS (run folders, outside the
+# Environment: MINUTES (training budget an entry, default 30), RUNS (run folders, outside the
 # repository; default ~/fairyzero-study), VISITS (arena playouts, default 200), GAMES (arena
 # games a match, default 100), BALANCE_VISITS (the two strengths, default "32,128"),
 # BALANCE_GAMES (default 200), WORKERS (self-play processes, default 2), FAIRYZERO, STOCKFISH.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-minutes=${MINUTES:-20}
+minutes=${MINUTES:-30}
 runs=${RUNS:-$HOME/fairyzero-study}
 visits=${VISITS:-200}
 games=${GAMES:-100}
