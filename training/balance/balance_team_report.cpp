@@ -18,6 +18,9 @@ std::string entry(const BalanceColumn& c, size_t i, List&& list, Cell&& cell) {
   return i < items.size() ? cell(items[i]) : std::string("-");
 }
 
+// Games that do not record drop-outs and ranks (a training run's records, balance --records).
+constexpr const char* kNotRecorded = "not recorded";
+
 bool mixed_agents(const BalanceColumn& c) {
   const std::vector<std::string>& a = c.stats.team->agents;
   return !a.empty() && std::adjacent_find(a.begin(), a.end(), std::not_equal_to<>()) != a.end();
@@ -124,6 +127,7 @@ void team_balance_section(Document& d, const std::vector<BalanceColumn>& columns
           return entry(
               c, i, [](const TeamBalance& t) -> const auto& { return t.dropout_first; },
               [](const DropoutFirst& x) {
+                if (x.games == 0) return x.seat + ": " + kNotRecorded;
                 return x.seat + ": " + std::to_string(x.first) + "/" + std::to_string(x.games) +
                        " = " + interval(x.share);
               });
@@ -136,13 +140,16 @@ void team_balance_section(Document& d, const std::vector<BalanceColumn>& columns
         team_columns, "seat " + std::to_string(i + 1) + " mean rank", [&](const BalanceColumn& c) {
           return entry(
               c, i, [](const TeamBalance& t) -> const auto& { return t.ranking; },
-              [](const SeatRanking& r) { return r.seat + ": " + interval(r.mean_rank); });
+              [](const SeatRanking& r) {
+                return r.seat + ": " + (r.games == 0 ? kNotRecorded : interval(r.mean_rank));
+              });
         }));
     ranking.push_back(row(team_columns, "seat " + std::to_string(i + 1) + " first places",
                           [&](const BalanceColumn& c) {
                             return entry(
                                 c, i, [](const TeamBalance& t) -> const auto& { return t.ranking; },
                                 [](const SeatRanking& r) {
+                                  if (r.games == 0) return std::string(kNotRecorded);
                                   return percent(r.first_share.value) + " " +
                                          interval(r.first_share);
                                 });

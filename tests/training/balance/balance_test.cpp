@@ -570,5 +570,27 @@ TEST(BalanceGames, ARecordedSelfPlayGameIsReplayedForItsMaterial) {
   EXPECT_THROW(balance_game_from_record(chess, other_seats, "", 1), std::invalid_argument);
 }
 
+// A four-seat run's records keep team scores only: the report says its drop-outs and ranks
+// were not recorded, instead of showing an empty interval as a figure.
+TEST(BalanceGames, FourSeatRecordsSayTheirRanksAreNotRecorded) {
+  VariantPtr irwell = find_variant("irwell");
+  SelfPlayRecord record{"maximum game length", {}, 0, "", {}};
+  for (const Seat& seat : irwell->seats) record.scores.emplace_back(seat.name, 0.5);
+  const BalanceGame game = balance_game_from_record(irwell, record, "self-play gen 0-0", 10);
+  const BalanceSetup setup = balance_setup(*irwell);
+  const std::vector<BalanceGame> games = {game, game};
+  const std::vector<BalanceColumn> columns = {{setup, balance_stats(setup, games)}};
+  BalanceReportSettings settings;
+  settings.source = "Recorded by a test.";
+  const std::string md = balance_markdown(columns, settings, {}, "");
+  EXPECT_NE(md.find("Recorded games"), std::string::npos) << "the source paragraph";
+  EXPECT_NE(md.find("Recorded by a test."), std::string::npos);
+  EXPECT_NE(md.find("| seat 1 | " + irwell->seats[0].name + ": not recorded |"), std::string::npos)
+      << md;
+  EXPECT_NE(md.find("mean rank | " + irwell->seats[0].name + ": not recorded |"), std::string::npos)
+      << md;
+  EXPECT_EQ(md.find("0/0"), std::string::npos) << md;
+}
+
 }  // namespace
 }  // namespace fairyzero
