@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 #include "core/temporary_file.h"
 
@@ -41,6 +42,22 @@ int64_t highest_worker_sequence(const std::string& folder, int worker) {
     if (file && file->worker == worker) highest = std::max(highest, file->sequence);
   }
   return highest;
+}
+
+int64_t worker_games_of_generation(const std::string& run_dir, int generation) {
+  int64_t games = 0;
+  for (const char* folder : {"games", "validation"}) {
+    std::error_code ec;
+    for (fs::directory_iterator it(fs::path(run_dir) / folder, ec), end; !ec && it != end;
+         it.increment(ec)) {
+      if (it->path().extension() != ".txt") continue;
+      const auto file = parse_worker_file(it->path().filename().string());
+      if (!file || file->generation != generation) continue;
+      std::ifstream records(it->path());
+      for (std::string line; std::getline(records, line);) games += !line.empty();
+    }
+  }
+  return games;
 }
 
 std::string trainer_lease_path(const std::string& run_dir) {

@@ -24,6 +24,10 @@ std::optional<WorkerFile> parse_worker_file(const std::string& file_name);
 // The highest sequence among `worker`'s *.h5 files in `folder`; -1 when it has none.
 int64_t highest_worker_sequence(const std::string& folder, int worker);
 
+// Games published by all workers under `generation`: the lines of their records in
+// RUN_DIR/games/ and RUN_DIR/validation/ (one line a game).
+int64_t worker_games_of_generation(const std::string& run_dir, int generation);
+
 // RUN_DIR/trainer.lease and RUN_DIR/workers/wID.lease.
 std::string trainer_lease_path(const std::string& run_dir);
 std::string worker_lease_path(const std::string& run_dir, int worker);

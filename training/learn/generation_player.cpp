@@ -9,6 +9,7 @@
 
 #include "core/rules_fingerprint.h"
 #include "core/temporary_file.h"
+#include "mcts/basic_evaluators.h"
 #include "mcts/inference_server.h"
 #include "nn/checkpoint.h"
 #include "nn/encoder.h"
@@ -84,6 +85,15 @@ PlayedGames GenerationPlayer::play(const std::vector<std::shared_ptr<Evaluator>>
                                    int network_generation, const std::string& label,
                                    const std::function<void(const std::string&)>& progress) {
   const TrainConfig& c = config_;
+  PlayedGames played;
+  // Before the networks have learned anything, the material search plays every seat: its games
+  // end by the rules with captures that mean something, so the first networks learn from them.
+  std::vector<std::shared_ptr<Evaluator>> players = networks;
+  const bool bootstrap = network_generation < c.agents.bootstrap_generations;
+  if (bootstrap) {
+    played.teacher = "material";
+    players.assign(networks.size(), std::make_shared<MaterialEvaluator>(*variant_));
+  }
   // Each self-play worker keeps `batches_in_flight` requests waiting at most: with all of them
   // queued the batch can grow no more, so it goes without waiting out the deadline. Every
   // server of the generation (league lineups, per-seat networks) takes turns on the one device:
@@ -95,14 +105,16 @@ PlayedGames GenerationPlayer::play(const std::vector<std::shared_ptr<Evaluator>>
       .clients = c.selfplay.workers * c.selfplay.batches_in_flight,
       .threads = c.inference.server_threads,
       .gate = std::make_shared<DeviceGate>(cuda ? c.inference.server_threads : 1)};
-  InferenceServer server(networks.front(), server_config);
+  InferenceServer server(players.front(), server_config);
   // One shared network without league play: every game through one server, as always.
   // Otherwise each game draws its lineup.
   std::unique_ptr<League> league;
   Matchmaker matchmaker;
-  if (c.agents.per_seat() || c.agents.league_probability > 0) {
+  // No earlier generation joins a bootstrap game: they were no better than the teacher.
+  const double league_probability = bootstrap ? 0 : c.agents.league_probability;
+  if (c.agents.per_seat() || league_probability > 0) {
     league = std::make_unique<League>(
-        variant_, networks, network_generation, c.agents.league_probability,
+        variant_, players, network_generation, league_probability,
         [this](int g, int agent) { return earlier_network(g, agent); }, server_config);
     matchmaker = [&league](std::mt19937_64& rng) { return league->draw(rng); };
   }
@@ -115,7 +127,6 @@ PlayedGames GenerationPlayer::play(const std::vector<std::shared_ptr<Evaluator>>
   } else {
     self_play_->set_players(server, matchmaker);
   }
-  PlayedGames played;
   double last_line = now_seconds();
   const int quota = c.selfplay.games;
   played.stats = self_play_->run(played.samples, played.games, [&](const SelfPlayStats& s) {
@@ -123,7 +134,8 @@ PlayedGames GenerationPlayer::play(const std::vector<std::shared_ptr<Evaluator>>
     last_line = now_seconds();
     const double eta = s.games > 0 ? s.seconds * (quota - s.games) / s.games : 0;
     std::ostringstream line;
-    line << std::fixed << std::setprecision(0) << "  " << label << " self-play: " << s.games << "/"
+    line << std::fixed << std::setprecision(0) << "  " << label
+         << (bootstrap ? " self-play (by the material search): " : " self-play: ") << s.games << "/"
          << quota << " games, " << s.moves << " positions (" << s.moves_per_second() << "/s), "
          << s.samples << " samples, ETA " << format_seconds(eta);
     progress(line.str());
@@ -161,10 +173,11 @@ void publish_played_games(const VariantPtr& variant, const PlayedGames& played,
   const auto [training, held_out] =
       split_validation(played, config.window.validation_fraction, config.run.seed);
   const std::string base = run_dir + "/";
+  const std::string& played_by = played.teacher.empty() ? network : played.teacher;
   if (!held_out.games.empty())
-    write_played_games(variant, held_out, network, base + "validation/" + stem + ".h5",
+    write_played_games(variant, held_out, played_by, base + "validation/" + stem + ".h5",
                        base + "validation/" + stem + ".txt");
-  write_played_games(variant, training, network, base + "samples/" + stem + ".h5",
+  write_played_games(variant, training, played_by, base + "samples/" + stem + ".h5",
                      base + "games/" + stem + ".txt");
 }
 

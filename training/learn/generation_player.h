@@ -22,6 +22,9 @@ struct PlayedGames {
   std::vector<Sample> samples;
   std::vector<GameRecord> games;
   SelfPlayStats stats;
+  // The evaluator that played instead of the networks ("material" in the run's bootstrap
+  // generations, agents.bootstrap_generations); empty when the networks played.
+  std::string teacher;
 };
 
 class GenerationPlayer {
@@ -36,7 +39,8 @@ class GenerationPlayer {
   ~GenerationPlayer();
 
   // Plays a quota of games with `networks` (one per agent) of generation `network_generation`
-  // and, with league play, earlier ones. `progress` receives a line every few seconds, labelled
+  // and, with league play, earlier ones; in the bootstrap generations, with the material
+  // search instead. `progress` receives a line every few seconds, labelled
   // with `label`.
   PlayedGames play(const std::vector<std::shared_ptr<Evaluator>>& networks, int network_generation,
                    const std::string& label,

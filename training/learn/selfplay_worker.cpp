@@ -11,7 +11,9 @@
 #include "core/temporary_file.h"
 #include "training/cluster/lease.h"
 #include "training/cluster/run_files.h"
+#include "training/data/sample_store.h"
 #include "training/learn/generation_player.h"
+#include "training/learn/train_config.h"
 #include "training/learn/train_run.h"
 #include "training/learn/validation.h"
 
@@ -36,6 +38,20 @@ uint64_t worker_seed(uint64_t run_seed, int worker, int64_t sequence) {
 
 }  // namespace
 
+bool bootstrap_generation_played(const std::string& run_dir, const TrainConfig& config,
+                                 int generation) {
+  if (worker_games_of_generation(run_dir, generation) < config.selfplay.games) return false;
+  int64_t samples = 0;
+  std::error_code ec;
+  for (fs::directory_iterator it(fs::path(run_dir) / "samples", ec), end; !ec && it != end;
+       it.increment(ec)) {
+    const auto file = parse_worker_file(it->path().filename().string());
+    if (file && file->generation == generation && it->path().extension() == ".h5")
+      samples += read_sample_file_info(it->path().string()).samples;
+  }
+  return samples >= external_samples_per_generation(config);
+}
+
 SelfPlayWorker::SelfPlayWorker(std::string run_dir, const WorkerOptions& options)
     : run_dir_(std::move(run_dir)), options_(options) {
   run_ = std::make_unique<TrainingRun>(run_dir_);
@@ -51,6 +67,7 @@ void SelfPlayWorker::release_lease() { lease_.reset(); }
 
 bool SelfPlayWorker::run(const std::function<void(const std::string&)>& log) {
   TrainConfig config = run_->config();
+  const TrainConfig run_config = config;  // before the per-file games below
   if (!options_.device.empty()) config.run.device = options_.device;
   // By default a file holds as many games as the worker plays at once: small enough that it
   // looks for a newer network often, large enough that files stay few.
@@ -101,6 +118,16 @@ bool SelfPlayWorker::run(const std::function<void(const std::string&)>& log) {
         networks.push_back(player.load_network(newest, static_cast<int>(a)));
       log(tag + ": playing with " + generation_name(newest));
       loaded = newest;
+    }
+    if (loaded < config.agents.bootstrap_generations &&
+        bootstrap_generation_played(run_dir_, run_config, loaded)) {
+      if (now_seconds() - last_wait_line >= 30) {
+        last_wait_line = now_seconds();
+        log(tag + ": the material search has played " + generation_name(loaded) +
+            "'s bootstrap games; waiting for the trainer's next checkpoint");
+      }
+      std::this_thread::sleep_for(std::chrono::duration<double>(options_.poll_seconds));
+      continue;
     }
     const WorkerFile file{loaded, options_.worker, sequence_};
     const std::string stem = worker_file_stem(file);

@@ -13,6 +13,15 @@
 
 namespace fairyzero {
 
+struct TrainConfig;
+
+// Whether the run's workers together have played generation `generation`'s bootstrap games
+// (agents.bootstrap_generations): the run's selfplay.games and at least the samples its external
+// trainer waits for. The material search plays far faster than a network trains, so without this
+// quota its games would fill the window on their own.
+bool bootstrap_generation_played(const std::string& run_dir, const TrainConfig& config,
+                                 int generation);
+
 struct WorkerOptions {
   int worker = 0;                     // ID: unique among the run's workers (a lease enforces it)
   std::string device;                 // empty: the run's run.device

@@ -53,6 +53,8 @@ std::vector<Setting> settings(TrainConfig& c) {
        "shared (one network for all seats) or per-seat (one network per seat)"},
       {"agents", "league_probability", &c.agents.league_probability, 0, 1,
        "chance that a seat plays a game with a random earlier generation"},
+      {"agents", "bootstrap_generations", &c.agents.bootstrap_generations, 0, 1e6,
+       "the first N generations' games are played by the material search, not the networks"},
       {"network", "blocks", &c.network.blocks, 0, 64, "residual blocks"},
       {"network", "filters", &c.network.filters, 1, 1024, "trunk channels"},
       {"network", "policy_dim", &c.network.policy_dim, 1, 1024, "policy head query/key width"},
@@ -275,6 +277,14 @@ int steps_for_generation(const TrainConfig& config, int64_t new_samples) {
   const double steps =
       std::ceil(config.window.reuse * static_cast<double>(new_samples) / config.trainer.batch_size);
   return static_cast<int>(std::max(1.0, steps));
+}
+
+int64_t external_samples_per_generation(const TrainConfig& config) {
+  constexpr int kMinimumExternalSteps = 16;
+  const int steps = config.window.steps_per_generation > 0 ? config.window.steps_per_generation
+                                                           : kMinimumExternalSteps;
+  return static_cast<int64_t>(
+      std::ceil(steps * static_cast<double>(config.trainer.batch_size) / config.window.reuse));
 }
 
 std::vector<std::string> variant_overrides(const RunSettings& run) {

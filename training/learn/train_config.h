@@ -76,6 +76,11 @@ struct AgentSettings {
   // (its own seat's, when per-seat) with this probability instead of the newest one, so agents
   // also learn against older opponents and partners. 0: always the newest.
   double league_probability = 0;
+  // The first this-many generations' games are played by the material search (uniform search
+  // over material, mcts/basic_evaluators.h) instead of the still-untrained networks: a teacher
+  // from the rules for budgets too short to climb out of random play (docs/TRAINING.md). 0:
+  // the networks play from the first generation, as in AlphaZero.
+  int bootstrap_generations = 0;
   bool per_seat() const { return networks == "per-seat"; }
 };
 
@@ -99,6 +104,11 @@ int64_t window_capacity(const TrainingWindow& window, int64_t published);
 // Optimizer steps for a generation that brought `new_samples`: steps_per_generation, or from
 // reuse when that is 0 (at least 1).
 int steps_for_generation(const TrainConfig& config, int64_t new_samples);
+
+// New samples an external trainer (train --selfplay external) waits for before a generation:
+// enough for steps_per_generation at the reuse rate, or with steps from reuse for at least 16
+// steps (a generation of a handful of steps would mostly be overhead).
+int64_t external_samples_per_generation(const TrainConfig& config);
 
 // The variant options of a run as a list (split at "; ").
 std::vector<std::string> variant_overrides(const RunSettings& run);

@@ -86,9 +86,6 @@ std::string csv_field(const std::string& path, int generation, int column) {
   return found;
 }
 
-// With steps from reuse, an external trainer waits for new samples worth at least this many.
-constexpr int kMinimumExternalSteps = 16;
-
 constexpr const char* kExternalHeader =
     "generation,published_samples,new_samples,files,waited_seconds";
 
@@ -282,12 +279,7 @@ std::string TrainingRun::wait_for_samples(int generation, SampleWindow& window,
   // restarted trainer reads it back from external.csv.
   const std::string before = csv_field(path("external.csv"), generation - 1, 1);
   const int64_t baseline = before.empty() ? 0 : std::stoll(before);
-  // Enough for the fixed steps at the reuse rate; with steps from reuse, for at least
-  // kMinimumExternalSteps of them (a generation of a handful of steps would mostly be overhead).
-  const int steps =
-      c.window.steps_per_generation > 0 ? c.window.steps_per_generation : kMinimumExternalSteps;
-  const int64_t needed = static_cast<int64_t>(
-      std::ceil(steps * static_cast<double>(c.trainer.batch_size) / c.window.reuse));
+  const int64_t needed = external_samples_per_generation(c);
   const double started = now_seconds();
   double last_line = 0, last_sweep = 0;
   for (;;) {

@@ -115,6 +115,20 @@ TEST_F(ClusterFiles, HighestSequenceIsPerWorkerAndIgnoresTemporaries) {
   EXPECT_EQ(highest_worker_sequence(dir_.string(), 3), -1);
 }
 
+TEST_F(ClusterFiles, WorkerGamesOfAGenerationCountTheRecordsOfEveryWorkerAndTheHeldOutOnes) {
+  fs::create_directories(dir_ / "games");
+  fs::create_directories(dir_ / "validation");
+  std::ofstream(path("games/gen-0002-w0-000003.txt")) << "game 1\ngame 2\n";
+  std::ofstream(path("games/gen-0002-w5-000000.txt")) << "game 3\n";
+  std::ofstream(path("validation/gen-0002-w0-000003.txt")) << "game 4\n";
+  std::ofstream(path("games/gen-0001-w0-000002.txt")) << "of generation 1\n";
+  std::ofstream(path("games/gen-0002.txt")) << "the single-process trainer's\n";
+  std::ofstream(path("games/gen-0002-w1-000001.txt.tmp-h-1-0")) << "being written\n";
+  EXPECT_EQ(worker_games_of_generation(dir_.string(), 2), 4);
+  EXPECT_EQ(worker_games_of_generation(dir_.string(), 1), 1);
+  EXPECT_EQ(worker_games_of_generation(dir_.string(), 3), 0);
+}
+
 TEST_F(ClusterFiles, TemporariesNameTheirWriterAndOnlyOldOnesAreSwept) {
   const std::string name = temporary_name(path("a.h5"));
   EXPECT_NE(name.find(".tmp-" + host_name() + "-" + std::to_string(::getpid()) + "-"),

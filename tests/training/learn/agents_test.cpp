@@ -1,14 +1,20 @@
-// Agents per seat: the [agents] settings, checkpoints that record their seat, and short Irwell
-// runs with one network per seat and league play against earlier generations.
+// Agents per seat: the [agents] settings, checkpoints that record their seat, short Irwell runs
+// with one network per seat and league play against earlier generations, and the material
+// search playing a run's bootstrap generations.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <random>
 
 #include "core/variant_loader.h"
+#include "mcts/basic_evaluators.h"
 #include "nn/checkpoint.h"
 #include "nn/encoder.h"
+#include "training/data/sample_store.h"
+#include "training/learn/generation_player.h"
+#include "training/learn/selfplay_worker.h"
 #include "training/learn/train_run.h"
 #include "training/learn/trainer.h"
 
@@ -42,13 +48,16 @@ std::string error_of(const std::string& file) {
 
 TEST(Agents, ConfigReadsWritesAndValidatesTheAgentsTable) {
   TempDir dir;
-  std::ofstream(dir / "ok.toml")
-      << "[agents]\nnetworks = \"per-seat\"\nleague_probability = 0.25\n";
+  std::ofstream(dir / "ok.toml") << "[agents]\nnetworks = \"per-seat\"\nleague_probability = 0.25\n"
+                                    "bootstrap_generations = 3\n";
   TrainConfig config = load_train_config(dir / "ok.toml");
   EXPECT_TRUE(config.agents.per_seat());
+  EXPECT_EQ(config.agents.bootstrap_generations, 3);
   EXPECT_DOUBLE_EQ(config.agents.league_probability, 0.25);
   std::ofstream(dir / "round.toml") << train_config_to_toml(config);
   EXPECT_EQ(load_train_config(dir / "round.toml").agents.networks, "per-seat");
+  EXPECT_EQ(load_train_config(dir / "round.toml").agents.bootstrap_generations, 3);
+  EXPECT_EQ(TrainConfig{}.agents.bootstrap_generations, 0) << "the networks play from the start";
   EXPECT_EQ(TrainConfig{}.agents.networks, "shared") << "the default is today's behaviour";
   EXPECT_EQ(TrainConfig{}.agents.league_probability, 0);
 
@@ -69,6 +78,61 @@ TEST(Agents, ConfigReadsWritesAndValidatesTheAgentsTable) {
   in_code.run.variant = "irwell";
   in_code.agents.networks = "per-army";
   EXPECT_THROW(TrainingRun(dir / "run", in_code, find_variant("irwell")), std::runtime_error);
+}
+
+// Answers as the uniform evaluator does and counts the positions it was asked for.
+class CountingEvaluator : public Evaluator {
+ public:
+  void evaluate(std::span<const EvalRequest> batch, std::span<Evaluation> out) override {
+    positions += static_cast<int>(batch.size());
+    UniformEvaluator().evaluate(batch, out);
+  }
+  std::string name() const override { return "counting"; }
+  std::atomic<int> positions{0};
+};
+
+TEST(Agents, TheMaterialSearchPlaysTheBootstrapGenerationsAndTheirFilesSaySo) {
+  TempDir dir;
+  TrainConfig config = load_train_config("configs/train/tiny.toml");
+  config.run.variant = "minichess";
+  config.selfplay.games = 4;
+  config.selfplay.games_per_worker = 2;
+  config.agents.bootstrap_generations = 1;
+  const VariantPtr variant = find_variant("minichess");
+  GenerationPlayer player(
+      variant, config, {""}, [](int, const std::string&) { return std::string(); }, 7);
+  const auto network = std::make_shared<CountingEvaluator>();
+  const auto quiet = [](const std::string&) {};
+  const PlayedGames bootstrap = player.play({network}, 0, "gen-0000", quiet);
+  EXPECT_EQ(network->positions, 0) << "the network sat out generation 0";
+  EXPECT_EQ(bootstrap.teacher, "material");
+  EXPECT_GE(bootstrap.games.size(), 4u);
+  EXPECT_GT(bootstrap.samples.size(), 0u);
+  const PlayedGames after = player.play({network}, 1, "gen-0001", quiet);
+  EXPECT_GT(network->positions, 0) << "the network plays generation 1";
+  EXPECT_EQ(after.teacher, "");
+
+  // Published as a self-play worker's files: the sample file names the teacher, and the
+  // workers' bootstrap quota (the generation's games and the samples the trainer waits for)
+  // counts them.
+  for (const char* folder : {"samples", "games", "validation"})
+    fs::create_directories(dir / folder);
+  config.window.steps_per_generation = 1;
+  config.trainer.batch_size = 8;
+  config.window.reuse = 4;
+  EXPECT_FALSE(bootstrap_generation_played(dir.str(), config, 0));
+  publish_played_games(variant, bootstrap, config, "gen-0000", dir.str(), "gen-0000-w0-000000");
+  publish_played_games(variant, after, config, "gen-0001", dir.str(), "gen-0001-w0-000001");
+  EXPECT_EQ(read_sample_file_info(dir / "samples/gen-0000-w0-000000.h5").network, "material");
+  EXPECT_EQ(read_sample_file_info(dir / "samples/gen-0001-w0-000001.h5").network, "gen-0001");
+  EXPECT_TRUE(bootstrap_generation_played(dir.str(), config, 0));
+  EXPECT_FALSE(bootstrap_generation_played(dir.str(), config, 2)) << "nothing of generation 2";
+  config.selfplay.games = 1000;
+  EXPECT_FALSE(bootstrap_generation_played(dir.str(), config, 0)) << "too few games";
+  config.selfplay.games = 4;
+  config.trainer.batch_size = 100000;
+  EXPECT_FALSE(bootstrap_generation_played(dir.str(), config, 0))
+      << "fewer samples than the trainer waits for";
 }
 
 TEST(Agents, CheckpointsRecordTheirSeatAndRefuseAnotherSeat) {
