@@ -50,7 +50,7 @@ std::span<const SearchSetting> search_settings() {
 double search_parameter(const SearchParams& params, const SearchSetting& setting) {
   return std::visit(
       [&](auto member) {
-        using T = std::remove_reference_t<decltype(params.*member)>;
+        using T = std::remove_cvref_t<decltype(params.*member)>;
         if constexpr (std::is_same_v<T, float>) {
           // The float's shortest decimal (0.0014, not 0.00139999995008111) for the files
           // people read.
@@ -71,7 +71,7 @@ void set_search_parameter(SearchParams& params, const SearchSetting& setting, do
   }
   std::visit(
       [&](auto member) {
-        using T = std::remove_reference_t<decltype(params.*member)>;
+        using T = std::remove_cvref_t<decltype(params.*member)>;
         if constexpr (std::is_same_v<T, int>) {
           if (value != std::floor(value))
             throw SettingError(std::string(setting.key) + " must be a whole number");

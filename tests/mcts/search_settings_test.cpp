@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <set>
 #include <string>
 
@@ -26,6 +28,21 @@ TEST(SearchSettings, EachKeyOnceAndValuesRoundTrip) {
   }
   EXPECT_TRUE(keys.count("cpuct_init"));
   EXPECT_TRUE(keys.count("fpu_reduction_root"));
+}
+
+// A float parameter reads back as the decimal it was set to (0.017), not as the float widened to
+// double (0.017000000923871994), so the files people read show what they typed.
+TEST(SearchSettings, FloatParametersReadBackAsTheirShortestDecimal) {
+  SearchParams params;
+  for (const SearchSetting& s : search_settings()) {
+    if (!std::holds_alternative<float SearchParams::*>(s.field)) continue;
+    const double typed = s.min + (s.max - s.min) * 0.017;
+    char text[32];
+    std::snprintf(text, sizeof text, "%.4g", typed);
+    const double decimal = std::strtod(text, nullptr);
+    set_search_parameter(params, s, decimal);
+    EXPECT_EQ(search_parameter(params, s), decimal) << s.key;
+  }
 }
 
 TEST(SearchSettings, RefusesValuesOutOfRangeNamingTheKey) {

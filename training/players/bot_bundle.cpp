@@ -178,17 +178,26 @@ BotManifest read_manifest(const std::string& dir) {
 
 // ---- search.toml ---------------------------------------------------------------------------
 
-toml::table search_table(const BotSearchDefaults& s) {
-  toml::table t{{"playouts", s.playouts}, {"threads", s.threads}};
+// search.toml written line by line, each parameter under its meaning: the table is flat, and
+// toml++ (Debian's compiled library) would print a float at 17 digits (0.017000000000000001).
+std::string search_text(const BotSearchDefaults& s) {
+  std::ostringstream out;
+  out << "# Default search settings of this bot; the uci and xboard commands and\n"
+         "# their options override them (mcts/search_settings.h declares each).\n"
+      << "playouts = " << s.playouts << "\nthreads = " << s.threads << "\n";
   for (const SearchSetting& setting : search_settings()) {
     if (!setting.in_bots) continue;
     const double value = search_parameter(s.params, setting);
-    if (std::holds_alternative<int SearchParams::*>(setting.field))
-      t.insert(setting.key, static_cast<int64_t>(value));
-    else
-      t.insert(setting.key, value);
+    char text[32];
+    std::snprintf(text, sizeof text, "%.7g", value);
+    std::string number = text;
+    // A float stays a TOML float (1.0, not 1) so a reader sees which parameters take fractions.
+    if (std::holds_alternative<float SearchParams::*>(setting.field) &&
+        number.find_first_of(".e") == std::string::npos)
+      number += ".0";
+    out << "\n# " << setting.help << "\n" << setting.key << " = " << number << "\n";
   }
-  return t;
+  return out.str();
 }
 
 BotSearchDefaults read_search(const std::string& dir) {
@@ -350,10 +359,7 @@ void write_bundle(const fs::path& dir, const std::string& checkpoint, const Vari
   write_file(
       (dir / kNetworkToml).string(),
       to_text("# The network in network.pt, readable without LibTorch.", network_table(info)));
-  write_file((dir / kSearchToml).string(),
-             to_text("# Default search settings of this bot; the uci and xboard commands and\n"
-                     "# their options override them.",
-                     search_table(BotSearchDefaults{})));
+  write_file((dir / kSearchToml).string(), search_text(BotSearchDefaults{}));
 }
 
 // Moves the finished folder to `bot_dir`, replacing a previous bot there.

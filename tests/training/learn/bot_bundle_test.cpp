@@ -245,6 +245,8 @@ TEST(BotBundle, SearchSettingsRoundTripAndRefuseValuesOutOfRange) {
   for (const char* key : {"cpuct_init", "cpuct_base", "fpu_reduction", "fpu_reduction_root",
                           "policy_temperature", "leaves_per_batch"})
     EXPECT_NE(text.find(std::string(key) + " = "), std::string::npos) << key << " in " << text;
+  // Floats are written as typed, not widened to double's digits (0.017000000923871994).
+  EXPECT_NE(text.find("moves_left_max_effect = 0.017\n"), std::string::npos) << text;
   text.replace(text.find("cpuct_init = "), 13, "cpuct_init = 2.5 #");
   std::ofstream(dir / "bot/search.toml") << text;
   EXPECT_FLOAT_EQ(load_bot(dir / "bot").search.params.cpuct_init, 2.5f);
