@@ -33,6 +33,7 @@ python=/usr/bin/python3
 [[ -x $python ]] || python=python3
 [[ -x $fairyzero ]] || { echo "study: build $fairyzero first"; exit 1; }
 mkdir -p "$runs" bots docs/study
+runs=$(realpath "$runs")  # as the manifests record a run: absolute
 
 odd_rules="stepping even-leaping odd-leaping alternate-leaping flexi-leaping maxi-leaping"
 default_entries="chess very-heavy-chess"
@@ -63,8 +64,11 @@ for entry in "${entries[@]}"; do
   FAIRYZERO=$fairyzero scripts/train-for.sh "$minutes" "$variant" "$preset" "$run" "${sets[@]}"
   newest=$(find "$run/checkpoints" -name 'gen-*.pt' | sed 's/.*gen-0*\([0-9][0-9]*\)\.pt/\1/' |
     sort -n | tail -n 1)
-  if [[ -f $bot/manifest.toml ]] && ! grep -qx "generation = $newest" "$bot/manifest.toml"; then
-    echo "   $run trained on past $bot's network: exporting and measuring it again"
+  # A bot of another run (a fresh run folder whose generation happens to match) or of an older
+  # network of this one is exported and measured again.
+  if [[ -f $bot/manifest.toml ]] && ! { grep -qx "generation = $newest" "$bot/manifest.toml" &&
+    grep -qxF "source_run = '$run'" "$bot/manifest.toml"; }; then
+    echo "   $bot is not $run's newest network: exporting and measuring it again"
     rm -rf "$bot" "$run"-vs-* "$run-balance" "$run-records" "$report"
   fi
   [[ -f $bot/manifest.toml ]] || "$fairyzero" export "$run" --out "$bot" >/dev/null

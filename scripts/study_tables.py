@@ -30,6 +30,13 @@ ORDER = (["chess", "very-heavy-chess"] + [r + d for r in RIVERS_TWO + RIVERS_FOU
 # strongest level: the figures the study's chess row is read beside.
 ALPHAZERO_CHESS = {"draw_rate": 0.882, "white_score": 0.518}
 
+# Why only chess has a Fairy-Stockfish column (checked against Debian's fairy-stockfish 11.1).
+STOCKFISH_NOTE = (
+    "Of the study's variants Debian's Fairy-Stockfish (11.1) plays only chess: its variants.ini "
+    "(`VariantPath`) has no custom pieces (no `customPiece`, added to Fairy-Stockfish later), so "
+    "not Very Heavy Chess's Heroine (RFN) and Popess (BWN), nor the rivers' crossing rules or "
+    "Commedia dell'Arte's odd-move rules.")
+
 
 def load_entries(study_dir, bots_dir):
     entries = {}
@@ -111,7 +118,7 @@ def bots_table(entries):
                     f"{t.get('minutes', 0):.0f} | {t.get('machine', '-')} | {size} | "
                     f"{match_cell(m, 'material')} | {match_cell(m, 'uniform')} | "
                     f"{match_cell(m, 'uci:')} |")
-    return rows
+    return rows + ["", STOCKFISH_NOTE]
 
 
 def balance_table(entries):
