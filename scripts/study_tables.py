@@ -155,6 +155,16 @@ def piece_values_cell(pv):
     return text
 
 
+# How the values are estimated (docs/BALANCE.md, "Piece values"), said once above the table.
+PIECE_VALUES_METHOD = (
+    "Estimated by a linear probability model over material snapshots: each game's result "
+    "regressed on the material difference every 10 plies (ridge least squares, standard errors "
+    "clustered by game), each piece's coefficient divided by the reference piece's (the Pawn "
+    "where it is significantly positive), intervals by the delta method (docs/BALANCE.md). The "
+    "estimate converges as games are added, its intervals shrinking as 1/sqrt(games); what it "
+    "measures is a piece's worth to this bot in these games, blunders included.")
+
+
 def piece_values_lines(entries, only=None):
     """A row at the stronger bot and, where the study kept one, a row over the run's recorded
     self-play games (thousands of games: the narrower intervals)."""
@@ -277,6 +287,8 @@ def document(entries):
     for title, lines in sections:
         if len(lines) == 2 and lines[1].startswith("| ---"):  # a table without rows
             lines = ["No entry of this kind yet."]
+        elif title == "Piece values":
+            lines = [PIECE_VALUES_METHOD, ""] + lines
         out += [f"## {title}", ""] + lines + [""]
     return "\n".join(out)
 

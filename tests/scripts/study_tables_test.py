@@ -57,6 +57,8 @@ def fixture_checks():
     check(f"1. {first['seat']} {first['team']['value']:.2f}" in text, "irwell's turn order")
     check(all(x["seat"] in text for x in irwell["ranking"]), "irwell's ranking")
     check("No chess report yet." in text, "a missing reference row says so")
+    check("linear probability model over material snapshots" in text and
+          "1/sqrt(games)" in text, "the piece values' method is stated above their table")
     # Piece values: a row at the stronger bot, and one over the run's recorded games.
     isis = column("isis", 8)
     check(any(l.startswith(f"| isis | bot at 8 playouts | {isis['games']} | "
