@@ -38,14 +38,25 @@ STOCKFISH_NOTE = (
     "Commedia dell'Arte's odd-move rules.")
 
 
+def listed(folder, file):
+    """The names of FOLDER's subfolders that hold FILE."""
+    if not os.path.isdir(folder):
+        return set()
+    return {n for n in os.listdir(folder) if os.path.isfile(os.path.join(folder, n, file))}
+
+
 def load_entries(study_dir, bots_dir):
+    """Every entry with a kept report or a shipped bot: a bot whose balance report is still to
+    be played shows its training and strength (its columns are empty)."""
     entries = {}
-    for name in sorted(os.listdir(study_dir)) if os.path.isdir(study_dir) else []:
+    names = (listed(study_dir, "balance.json") | listed(study_dir, "records.json")
+             | listed(bots_dir, "manifest.toml"))
+    for name in sorted(names):
         path = os.path.join(study_dir, name, "balance.json")
-        if not os.path.isfile(path):
-            continue
-        with open(path) as f:
-            report = json.load(f)
+        report = {"columns": []}
+        if os.path.isfile(path):
+            with open(path) as f:
+                report = json.load(f)
         manifest_path = os.path.join(bots_dir, name, "manifest.toml")
         manifest, size = None, None
         if os.path.isfile(manifest_path):
@@ -126,6 +137,8 @@ def balance_table(entries):
             "ending | mean length | 4-ply openings (distinct, bits) |",
             "| --- | --- | ---: | --- | --- | ---: | --- | ---: | --- |"]
     for name, e in entries.items():
+        if not e["columns"]:
+            rows.append(f"| {name} | no balance report yet | | | | | | | |")
         for c in e["columns"]:
             decisive = 1 - c["draw_rate"]["value"] if c["draw_rate"]["value"] is not None else None
             ending = c["terminations"][0] if c["terminations"] else None
@@ -173,8 +186,10 @@ def piece_values_lines(entries, only=None):
     for name, e in entries.items():
         if only and not only(name):
             continue
-        c = strongest(e["columns"])
-        sources = [(f"bot at {c['strength'].split('@')[-1]} playouts", c)]
+        sources = []
+        if e["columns"]:
+            c = strongest(e["columns"])
+            sources.append((f"bot at {c['strength'].split('@')[-1]} playouts", c))
         if e.get("records"):
             sources.append((e["records"]["strength"], e["records"]))
         for label, column in sources:
@@ -207,7 +222,8 @@ def deans_lines(entries):
             "plain | mean length: plain, with Deans | reading |",
             "| --- | --- | --- | --- | --- |"]
     for river in RIVERS_TWO + RIVERS_FOUR:
-        if river not in entries or river + "-deans" not in entries:
+        if not (entries.get(river, {}).get("columns")
+                and entries.get(river + "-deans", {}).get("columns")):
             continue
         a = strongest(entries[river + "-deans"]["columns"])
         b = strongest(entries[river]["columns"])
@@ -224,7 +240,7 @@ def commedia_lines(entries):
             "ending |", "| --- | --- | --- | ---: | --- |"]
     for rule in ODD_RULES:
         name = "commedia-" + rule
-        if name not in entries:
+        if not entries.get(name, {}).get("columns"):
             continue
         c = strongest(entries[name]["columns"])
         ending = c["terminations"][0]["termination"] if c["terminations"] else "-"
@@ -234,7 +250,7 @@ def commedia_lines(entries):
 
 
 def chess_lines(entries):
-    if "chess" not in entries:
+    if not entries.get("chess", {}).get("columns"):
         return ["No chess report yet."]
     c = strongest(entries["chess"]["columns"])
     white = next(t["score"] for t in c["teams"] if t["team"] == "white")
@@ -253,6 +269,9 @@ def weakness_lines(entries):
                 lines.append(f"- {name}: not shown stronger than the material bot "
                              f"({m['elo']:+.0f} [{m['elo_low']:+.0f}, {m['elo_high']:+.0f}]): its "
                              "balance figures describe weak play, not the game.")
+        if not e["columns"]:
+            lines.append(f"- {name}: no balance report yet.")
+            continue
         c = strongest(e["columns"])
         fma = c["first_move_advantage"]
         half = (fma["high"] - fma["low"]) / 2 if fma.get("value") is not None else 0

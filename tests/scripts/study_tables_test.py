@@ -6,8 +6,10 @@ docs/STUDY.md is exactly what the script makes of docs/study/ and bots/ (so it i
 by hand or left stale)."""
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(ROOT, "scripts", "study_tables.py")
@@ -76,6 +78,19 @@ def fixture_checks():
           "the recorded games' piece values row")
 
 
+def bot_without_report_checks():
+    """A shipped bot whose balance report is still to be played is listed with its training
+    and strength, and the report's absence is said, not skipped."""
+    with tempfile.TemporaryDirectory() as tmp:
+        shutil.copytree(os.path.join(FIXTURE, "study"), os.path.join(tmp, "study"))
+        shutil.copytree(os.path.join(FIXTURE, "bots"), os.path.join(tmp, "bots"))
+        shutil.copytree(os.path.join(tmp, "bots", "isis"), os.path.join(tmp, "bots", "cam"))
+        text = generate(os.path.join(tmp, "study"), os.path.join(tmp, "bots"))
+    check("| cam | 40 | 5120 | 30 |" in text, "a bot without a report has its bots row")
+    check("| cam | no balance report yet |" in text and "- cam: no balance report yet." in text,
+          "a bot without a report says so in the balance table and the weakness list")
+
+
 def committed_document_is_current():
     expected = generate(os.path.join(ROOT, "docs", "study"), os.path.join(ROOT, "bots"))
     with open(os.path.join(ROOT, "docs", "STUDY.md")) as f:
@@ -85,6 +100,7 @@ def committed_document_is_current():
 
 
 fixture_checks()
+bot_without_report_checks()
 committed_document_is_current()
 for failure in failures:
     print("FAILED:", failure)
