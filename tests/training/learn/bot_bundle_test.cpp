@@ -213,7 +213,9 @@ TEST(BotBundle, TheLoadedBotPlaysLikeItsCheckpoint) {
   auto original = NetworkEvaluator::from_checkpoint(run + "/checkpoints/gen-0002.pt", variant);
   std::vector<Move> from_bundle = play_game(bot.variant, *exported, 8);
   std::vector<Move> from_checkpoint = play_game(variant, *original, 8);
-  ASSERT_EQ(from_bundle.size(), 8u);
+  // The run's self-play is multithreaded, so its network and the game's length vary from run
+  // to run (a mate within 8 plies happens); what must hold is that both play the same game.
+  ASSERT_FALSE(from_bundle.empty());
   EXPECT_EQ(from_bundle, from_checkpoint);
 }
 
