@@ -153,33 +153,84 @@ std::string estimate_text(const Estimate& e) {
   return text;
 }
 
-// Plays one column, printing progress about every two seconds, and appends its games. The seats
-// in `overrides` get their own bot or playouts; the rest play `bot` at `playouts`.
-BalanceColumn play_column(LoadedBot& bot, int playouts, SeatOverrides& overrides,
-                          const BalanceConfig& base, const std::string& games_file,
-                          const std::string& prefix) {
-  BalanceConfig config = base;
-  config.playouts = playouts;
+// Who plays a column: every seat's agent and the column's strength label. The seats in
+// `overrides` get their own bot or playouts; the rest play `bot` at `playouts`.
+struct ColumnAgents {
+  std::vector<SeatAgent> seats;
+  std::string strength;
+};
+ColumnAgents column_agents(LoadedBot& bot, int playouts, SeatOverrides& overrides) {
   const std::string bot_strength = bot.label + "@" + std::to_string(playouts);
-  std::vector<SeatAgent> seats(bot.variant->seat_count(),
-                               SeatAgent{bot.evaluator.get(), playouts, bot_strength});
-  std::string strength = bot_strength;
+  ColumnAgents out{std::vector<SeatAgent>(bot.variant->seat_count(),
+                                          SeatAgent{bot.evaluator.get(), playouts, bot_strength}),
+                   bot_strength};
   for (auto& [seat, o] : overrides) {
     LoadedBot& seat_bot = o.bot ? *o.bot : bot;
     const int n = o.playouts.value_or(playouts);
-    seats[seat] = {seat_bot.evaluator.get(), n, seat_bot.label + "@" + std::to_string(n)};
-    strength += (strength == bot_strength ? " with " : ", ") + bot.variant->seats[seat].name + "=" +
-                seats[seat].label;
+    out.seats[seat] = {seat_bot.evaluator.get(), n, seat_bot.label + "@" + std::to_string(n)};
+    out.strength += (out.strength == bot_strength ? " with " : ", ") +
+                    bot.variant->seats[seat].name + "=" + out.seats[seat].label;
   }
-  const std::string name = prefix + bot.variant->name + " " + strength + ": ";
-  double next_report = 0;
-  std::vector<BalanceGame> games =
-      play_balance_games(bot.variant, seats, strength, config, [&](const BalanceProgress& p) {
-        if (p.seconds < next_report && p.done < p.total) return;
-        next_report = p.seconds + 2;
-        std::cout << name << describe_progress(p) << std::endl;
-      });
-  append_games_jsonl(games_file, games);
+  return out;
+}
+
+// A column's games by variant and strength (BalanceGame::variant, ::strength).
+using ColumnKey = std::pair<std::string, std::string>;
+using KeptGames = std::map<ColumnKey, std::vector<BalanceGame>>;
+
+// --resume: of the games an earlier run left in `games_file`, the first `games` of each column in
+// `wanted` that was played in full. The file is rewritten with only those (into a temporary file
+// renamed over it, so an interruption leaves one or the other whole), as a fresh report empties
+// it; the columns still to play are appended after them.
+KeptGames resume_games(const std::string& games_file, int games,
+                       const std::vector<ColumnKey>& wanted) {
+  KeptGames kept;
+  if (!fs::exists(games_file)) return kept;
+  for (BalanceGame& g : read_games_jsonl(games_file)) {
+    const ColumnKey key{g.variant, g.strength};
+    if (std::find(wanted.begin(), wanted.end(), key) != wanted.end())
+      kept[key].push_back(std::move(g));
+  }
+  std::erase_if(kept,
+                [&](const auto& column) { return static_cast<int>(column.second.size()) < games; });
+  const std::string partial = games_file + ".resume";
+  fs::remove(partial);
+  for (auto& [key, column] : kept) {
+    column.resize(games);
+    append_games_jsonl(partial, column);
+    std::cout << games_file << ": keeping the " << games << " games of " << key.first << " "
+              << key.second << std::endl;
+  }
+  if (kept.empty())
+    fs::remove(games_file);
+  else
+    fs::rename(partial, games_file);
+  return kept;
+}
+
+// Plays one column, printing progress about every two seconds, and appends its games; a column
+// `kept` (--resume) holds is not played again.
+BalanceColumn play_column(LoadedBot& bot, int playouts, SeatOverrides& overrides,
+                          const BalanceConfig& base, const std::string& games_file,
+                          const KeptGames& kept, const std::string& prefix) {
+  BalanceConfig config = base;
+  config.playouts = playouts;
+  const ColumnAgents agents = column_agents(bot, playouts, overrides);
+  const std::string name = prefix + bot.variant->name + " " + agents.strength + ": ";
+  std::vector<BalanceGame> games;
+  if (auto found = kept.find({bot.variant->name, agents.strength}); found != kept.end()) {
+    games = found->second;
+    std::cout << name << "the " << games.size() << " games kept in " << games_file << std::endl;
+  } else {
+    double next_report = 0;
+    games = play_balance_games(bot.variant, agents.seats, agents.strength, config,
+                               [&](const BalanceProgress& p) {
+                                 if (p.seconds < next_report && p.done < p.total) return;
+                                 next_report = p.seconds + 2;
+                                 std::cout << name << describe_progress(p) << std::endl;
+                               });
+    append_games_jsonl(games_file, games);
+  }
   const BalanceSetup setup = balance_setup(*bot.variant);
   BalanceColumn column{setup, balance_stats(setup, games)};
   const BalanceStats& s = column.stats;
@@ -326,21 +377,38 @@ int balance_command(const Arguments& args) {
   // compares the teams against (unless --no-baseline).
   const bool baseline = !args.flag("--no-baseline");
   const std::string out_dir = args.value("--out").value_or(default_out_dir());
-  const std::string games_file = fresh_games_file(out_dir);
-  size_t total = 0, done = 0;
-  for (size_t b = 0; b < bots.size(); ++b)
-    total += bots[b].playouts.size() * (overrides[b].empty() || !baseline ? 1 : 2);
-  std::vector<BalanceColumn> columns;
   SeatOverrides none;
+  struct PlannedColumn {
+    LoadedBot* bot;
+    int playouts;
+    SeatOverrides* overrides;
+  };
+  std::vector<PlannedColumn> plan;
   for (size_t b = 0; b < bots.size(); ++b)
     for (int playouts : bots[b].playouts) {
-      auto prefix = [&] {
-        return "[" + std::to_string(++done) + "/" + std::to_string(total) + "] ";
-      };
-      if (!overrides[b].empty() && baseline)
-        columns.push_back(play_column(bots[b], playouts, none, config, games_file, prefix()));
-      columns.push_back(play_column(bots[b], playouts, overrides[b], config, games_file, prefix()));
+      if (!overrides[b].empty() && baseline) plan.push_back({&bots[b], playouts, &none});
+      plan.push_back({&bots[b], playouts, &overrides[b]});
     }
+  KeptGames kept;
+  std::string games_file;
+  if (args.flag("--resume")) {
+    std::vector<ColumnKey> wanted;
+    for (const PlannedColumn& c : plan)
+      wanted.push_back(
+          {c.bot->variant->name, column_agents(*c.bot, c.playouts, *c.overrides).strength});
+    fs::create_directories(out_dir);
+    games_file = (fs::path(out_dir) / "games.jsonl").string();
+    kept = resume_games(games_file, config.games, wanted);
+  } else {
+    games_file = fresh_games_file(out_dir);
+  }
+  std::vector<BalanceColumn> columns;
+  for (const PlannedColumn& c : plan) {
+    const std::string prefix =
+        "[" + std::to_string(columns.size() + 1) + "/" + std::to_string(plan.size()) + "] ";
+    columns.push_back(
+        play_column(*c.bot, c.playouts, *c.overrides, config, games_file, kept, prefix));
+  }
 
   write_report(out_dir, columns, config, "", args);
   return 0;

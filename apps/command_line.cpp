@@ -212,6 +212,9 @@ const std::vector<Command>& commands() {
         repeated("--seat-visits", "SEAT=N", "other playouts for one seat"),
         flag("--no-plots", "skip the PNG plots"),
         flag("--no-baseline", "with --seat-bot/--seat-visits: no column of the plain bot"),
+        flag("--resume",
+             "keep the columns OUT_DIR/games.jsonl holds in full (an interrupted run of this "
+             "command) and play only the rest"),
         repeated("--records", "RUN_DIR",
                  "instead of playing: a column of a training run's recorded self-play games"),
         whole("--from-generation", 0, 1e6,

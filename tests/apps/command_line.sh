@@ -60,4 +60,22 @@ expect_status 2 "$bin" perft chess 99
 grep -q "fairyzero perft" <<<"$out" || fail "a usage error does not name the command"
 expect_status 2 "$bin" no-such-command
 expect_status 0 "$bin" random-game chess --seed=3 --max-plies=4 --quiet
+# balance --resume: the columns games.jsonl holds in full are kept, not played again; a column
+# with fewer games than asked is played again.
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+expect_status 0 "$bin" balance minichess --bot uniform --visits 2,3 --games 2 --max-plies 20 \
+  --no-plots --out "$scratch/b"
+[[ $(wc -l <"$scratch/b/games.jsonl") -eq 4 ]] || fail "balance wrote no 4 games"
+head -n 3 "$scratch/b/games.jsonl" >"$scratch/three" && mv "$scratch/three" "$scratch/b/games.jsonl"
+expect_status 0 "$bin" balance minichess --bot uniform --visits 2,3 --games 2 --max-plies 20 \
+  --no-plots --out "$scratch/b" --resume
+grep -q "keeping the 2 games of minichess uniform@2" <<<"$out" || fail "--resume kept no column"
+grep -q "uniform@3: .*games" <<<"$out" || fail "--resume did not play the short column again"
+[[ $(wc -l <"$scratch/b/games.jsonl") -eq 4 ]] || fail "--resume left no 4 games"
+grep -q '"games": 2' "$scratch/b/balance.json" || fail "--resume: the report lacks the columns"
+echo "not json" >>"$scratch/b/games.jsonl"
+expect_status 1 "$bin" balance minichess --bot uniform --visits 2 --games 2 --no-plots \
+  --out "$scratch/b" --resume
+grep -q "games.jsonl line 5" <<<"$out" || fail "--resume: a damaged record is not named"
 echo "command_line: all checks passed"

@@ -50,6 +50,10 @@ std::string balance_json(const std::vector<BalanceColumn>& columns);
 std::string game_json(const BalanceGame& game);
 // Appends games to a JSON-lines file; throws std::runtime_error naming the file on failure.
 void append_games_jsonl(const std::string& path, std::span<const BalanceGame> games);
+// One line of games.jsonl read back; throws nlohmann::json's errors or std::invalid_argument.
+BalanceGame game_from_json(const std::string& line);
+// Every game of a games.jsonl file; throws UserError naming the file and line of a bad record.
+std::vector<BalanceGame> read_games_jsonl(const std::string& path);
 
 // The report's text, for writing or testing. `plots` are file names relative to the report.
 std::string balance_markdown(const std::vector<BalanceColumn>& columns,
