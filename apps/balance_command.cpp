@@ -323,13 +323,15 @@ std::string fresh_games_file(const std::string& out_dir) {
 // Writes the report of `columns` into `out_dir` and says where it is. `source`: how the games
 // came to be, when they were not played here.
 void write_report(const std::string& out_dir, const std::vector<BalanceColumn>& columns,
-                  const BalanceConfig& config, const std::string& source, const Arguments& args) {
+                  const BalanceConfig& config, const std::string& source, const Arguments& args,
+                  const std::vector<std::string>& resumed_columns = {}) {
   BalanceReportSettings settings;
   settings.command = "fairyzero balance";
   for (const std::string& a : args.words()) settings.command += " " + a;
   settings.date = today("%Y-%m-%d %H:%M");
   settings.config = config;
   settings.source = source;
+  settings.resumed_columns = resumed_columns;
   settings.plots = !args.flag("--no-plots");
   const BalanceReportFiles files = write_balance_report(out_dir, columns, settings);
   if (!files.plot_problem.empty()) std::cerr << "note: no plots: " << files.plot_problem << "\n";
@@ -403,14 +405,17 @@ int balance_command(const Arguments& args) {
     games_file = fresh_games_file(out_dir);
   }
   std::vector<BalanceColumn> columns;
+  std::vector<std::string> resumed;
   for (const PlannedColumn& c : plan) {
     const std::string prefix =
         "[" + std::to_string(columns.size() + 1) + "/" + std::to_string(plan.size()) + "] ";
     columns.push_back(
         play_column(*c.bot, c.playouts, *c.overrides, config, games_file, kept, prefix));
+    if (kept.contains({columns.back().stats.variant, columns.back().stats.strength}))
+      resumed.push_back(columns.back().label());
   }
 
-  write_report(out_dir, columns, config, "", args);
+  write_report(out_dir, columns, config, "", args, resumed);
   return 0;
 }
 

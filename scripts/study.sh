@@ -5,7 +5,8 @@
 # build plays the variant), record that in the bot's manifest, play the balance report at two
 # strengths into docs/study/ENTRY/ (and the piece values over the run's recorded self-play
 # games, records.json), and regenerate docs/STUDY.md from every kept report. Each
-# step is skipped when its output exists, so the study resumes where it stopped. A run folder
+# step is skipped when its output exists, so the study resumes where it stopped (a balance report
+# from the columns it finished: balance --resume). A run folder
 # that exists trains on up to MINUTES in all (train --minutes; a spent budget returns at once):
 # when that brings new generations, the bot is exported again and its matches and report are
 # played again.
@@ -97,7 +98,7 @@ for entry in "${entries[@]}"; do
   fi
   if [[ ! -f $report/balance.json ]]; then
     "$fairyzero" balance "$variant" --bot "$bot" --visits "$balance_visits" \
-      --games "$balance_games" --threads 2 --out "$run-balance" | tail -n 4
+      --games "$balance_games" --threads 2 --out "$run-balance" --resume | tail -n 4
     mkdir -p "$report"
     cp "$run-balance"/{report.md,balance.json} "$report"/
     cp "$run-balance"/*.png "$report"/ 2>/dev/null || true

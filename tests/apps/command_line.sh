@@ -74,6 +74,8 @@ grep -q "keeping the 2 games of minichess uniform@2" <<<"$out" || fail "--resume
 grep -q "uniform@3: .*games" <<<"$out" || fail "--resume did not play the short column again"
 [[ $(wc -l <"$scratch/b/games.jsonl") -eq 4 ]] || fail "--resume left no 4 games"
 grep -q '"games": 2' "$scratch/b/balance.json" || fail "--resume: the report lacks the columns"
+grep -q "Column minichess uniform@2: games an earlier" "$scratch/b/report.md" ||
+  fail "--resume: the report does not say which column was kept"
 echo "not json" >>"$scratch/b/games.jsonl"
 expect_status 1 "$bin" balance minichess --bot uniform --visits 2 --games 2 --no-plots \
   --out "$scratch/b" --resume

@@ -37,6 +37,13 @@ void settings_section(Document& d, const BalanceReportSettings& s) {
                    "draws after " +
                    std::to_string(c.max_plies) + " plies, seed " + std::to_string(c.seed) +
                    ". Intervals are 95%; definitions and formulas in docs/BALANCE.md.");
+  if (s.resumed_columns.empty()) return;
+  std::string columns;
+  for (const std::string& label : s.resumed_columns)
+    columns += (columns.empty() ? "" : ", ") + label;
+  paragraph(d, std::string(s.resumed_columns.size() == 1 ? "Column " : "Columns ") + columns +
+                   ": games an earlier run of this command played into "
+                   "games.jsonl, kept by `--resume`.");
 }
 
 void summary_section(Document& d, const std::vector<BalanceColumn>& columns) {

@@ -26,6 +26,9 @@ struct BalanceReportSettings {
   // How the games came to be when they were not played by the balance tool (records of training
   // runs); empty: played with `config`.
   std::string source;
+  // Columns (BalanceColumn::label()) whose games an earlier run of the command played, kept by
+  // `balance --resume`; the report says so.
+  std::vector<std::string> resumed_columns;
   bool plots = true;                        // run the plot script
   std::string python = "/usr/bin/python3";  // falls back to "python3" on PATH when missing
   std::string plot_script;  // empty: scripts/plot_balance.py in the working or source folder
