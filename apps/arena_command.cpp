@@ -157,10 +157,8 @@ int arena_command(const Arguments& args) {
             << config.concurrency << " at a time; records in " << config.out_dir << std::endl;
   ArenaResult result = run_arena(config, [&](const ArenaStatus& status, const ArenaGame& game) {
     std::cout << format_status(config, status) << "  | game " << game.index + 1 << ": "
-              << (game.seat_score[0] > game.seat_score[1]   ? "1-0"
-                  : game.seat_score[0] < game.seat_score[1] ? "0-1"
-                                                            : "1/2-1/2")
-              << " " << game.termination << " (" << game.moves.size() << " plies)" << std::endl;
+              << result_text(game) << " " << game.termination << " (" << game.moves.size()
+              << " plies)" << std::endl;
   });
   std::cout << "\n" << format_summary(config, result) << "records: " << config.out_dir << "\n";
   return 0;

@@ -218,7 +218,7 @@ GameSlot make_slot(const ArenaConfig& config, const std::array<SearchBackend, 2>
 // after each move, the increment added; a player past its time loses.
 class GameClocks {
  public:
-  GameClocks(const ArenaConfig& config, int seat_of_first) : seat_of_first_(seat_of_first) {
+  GameClocks(const ArenaConfig& config, int side_of_first) : side_of_first_(side_of_first) {
     for (int p = 0; p < 2; ++p) {
       const EngineLimits& limits = config.players[p].engine_limits;
       clocked_[p] = is_engine(config.players[p]) && limits.has_clock();
@@ -231,7 +231,7 @@ class GameClocks {
     EngineClocks clocks;
     for (int p = 0; p < 2; ++p) {
       const int shown = clocked_[p] ? p : player;
-      const int seat = p == 0 ? seat_of_first_ : 1 - seat_of_first_;
+      const int seat = p == 0 ? side_of_first_ : 1 - side_of_first_;
       clocks.remaining[seat] = remaining_[shown];
       clocks.increment[seat] = increment_[shown];
     }
@@ -250,7 +250,7 @@ class GameClocks {
   }
 
  private:
-  int seat_of_first_;
+  int side_of_first_;
   std::array<bool, 2> clocked_{};
   std::array<double, 2> remaining_{}, increment_{};
 };
@@ -260,20 +260,20 @@ ArenaGame play_game(const ArenaConfig& config, GameSlot& slot, const Opening& op
   ArenaGame game;
   game.index = index;
   game.pair = index / 2;
-  game.seat_of_first = index % 2;
+  game.side_of_first = index % 2;
   game.opening = opening.description;
   game.start_fen = opening.start_fen;
   game.moves = opening.moves;
   Position position = opening_position(config.variant, opening);
-  auto finish = [&](std::array<double, 2> seat_score, std::string termination) {
-    game.seat_score = seat_score;
-    game.first_score = seat_score[game.seat_of_first];
+  auto finish = [&](std::array<double, 2> side_score, std::string termination) {
+    game.side_score = side_score;
+    game.first_score = side_score[game.side_of_first];
     game.termination = std::move(termination);
     game.seconds = std::chrono::duration<double>(Clock::now() - started).count();
     return game;
   };
   int player = 0;  // the one acting, for faults
-  GameClocks clocks(config, game.seat_of_first);
+  GameClocks clocks(config, game.side_of_first);
   try {
     for (player = 0; player < 2; ++player) slot.players[player]->new_game(position, game.start_fen);
     for (;;) {
@@ -282,7 +282,7 @@ ArenaGame play_game(const ArenaConfig& config, GameSlot& slot, const Opening& op
         return finish({outcome.score[0], outcome.score[1]}, termination_name(outcome.termination));
       if (static_cast<int>(game.moves.size()) >= config.max_plies)
         return finish({0.5, 0.5}, "arena move limit");
-      player = position.seat_to_move() == game.seat_of_first ? 0 : 1;
+      player = position.seat_to_move() == game.side_of_first ? 0 : 1;
       const auto asked = Clock::now();
       auto used = [&] { return std::chrono::duration<double>(Clock::now() - asked).count(); };
       Move move;
@@ -299,7 +299,7 @@ ArenaGame play_game(const ArenaConfig& config, GameSlot& slot, const Opening& op
     }
   } catch (const PlayerFault& fault) {
     game.detail = fault.what();
-    int loser_seat = player == 0 ? game.seat_of_first : 1 - game.seat_of_first;
+    int loser_seat = player == 0 ? game.side_of_first : 1 - game.side_of_first;
     std::array<double, 2> score{1.0, 1.0};
     score[loser_seat] = 0.0;
     return finish(score, config.players[player].name + " " + fault.reason());
@@ -386,13 +386,18 @@ Opening opening_of_pair(const ArenaConfig& config, const std::vector<Opening>& o
 }
 
 // Both players internal: every game of the match in the game runner, `concurrency` games
-// searched in one batch per player.
+// searched in one batch per player. Each player moves every seat of its side.
 void play_in_runner(const ArenaConfig& config, const std::array<SearchBackend, 2>& backends,
                     const std::vector<Opening>& openings, int total, MatchState& state) {
+  const ArenaSides sides = arena_sides(*config.variant);
   std::array<SeatAgent, 2> agents;
   for (int p = 0; p < 2; ++p)
     agents[p] = {backends[p].evaluator.get(), backends[p].visits, config.players[p].name,
                  backends[p].params};
+  // A side's result is that of its team: the score of any of its seats.
+  std::array<int, 2> seat_of_side{-1, -1};
+  for (int seat = config.variant->seat_count() - 1; seat >= 0; --seat)
+    seat_of_side[sides.side_of_seat[seat]] = seat;
   GameRunnerConfig runner;
   runner.games = total;
   runner.threads = 1;
@@ -408,21 +413,23 @@ void play_in_runner(const ArenaConfig& config, const std::array<SearchBackend, 2
       setup.start = Position::from_fen(config.variant, opening.start_fen);
     setup.opening = opening.moves;
     setup.label = opening.description;
-    const int seat_of_first = index % 2;
-    setup.seats = {agents[seat_of_first == 0 ? 0 : 1], agents[seat_of_first == 0 ? 1 : 0]};
+    const int side_of_first = index % 2;
+    for (int side : sides.side_of_seat)
+      setup.seats.push_back(agents[side == side_of_first ? 0 : 1]);
     return setup;
   };
   hooks.finished = [&](PlayedGame& played, GameObserver*) {
     ArenaGame game;
     game.index = played.index;
     game.pair = played.index / 2;
-    game.seat_of_first = played.index % 2;
+    game.side_of_first = played.index % 2;
     const Opening opening = opening_of_pair(config, openings, game.pair);
     game.opening = opening.description;
     game.start_fen = opening.start_fen;
     game.moves = std::move(played.moves);
-    game.seat_score = {played.outcome.score[0], played.outcome.score[1]};
-    game.first_score = game.seat_score[game.seat_of_first];
+    game.side_score = {played.outcome.score[seat_of_side[0]],
+                       played.outcome.score[seat_of_side[1]]};
+    game.first_score = game.side_score[game.side_of_first];
     game.termination = played.termination;
     game.seconds = played.seconds;
     state.add(std::move(game));
@@ -433,11 +440,43 @@ void play_in_runner(const ArenaConfig& config, const std::array<SearchBackend, 2
 
 }  // namespace
 
+ArenaSides arena_sides(const Variant& variant) {
+  ArenaSides sides;
+  std::array<int, 2> team_of_side{-1, -1};
+  for (const Seat& seat : variant.seats) {
+    const int team = variant.team_of_army[seat.army];
+    int side = team == team_of_side[0] ? 0 : team == team_of_side[1] ? 1 : -1;
+    if (side < 0) {
+      side = team_of_side[0] < 0 ? 0 : team_of_side[1] < 0 ? 1 : -1;
+      if (side < 0)
+        throw UserError("arena: " + variant.name + " has more than two teams; the arena " +
+                        "plays a match between two sides (two seats or two teams)");
+      team_of_side[side] = team;
+    }
+    sides.side_of_seat.push_back(side);
+  }
+  if (team_of_side[1] < 0)
+    throw UserError("arena: " + variant.name + " has one team; the arena needs two sides");
+  for (int side = 0; side < 2; ++side) {
+    if (variant.seat_count() == 2) {
+      sides.names[side] = variant.seats[side].name;
+      continue;
+    }
+    for (int army = 0; army < variant.army_count(); ++army)
+      if (variant.team_of_army[army] == team_of_side[side])
+        sides.names[side] += (sides.names[side].empty() ? "" : "+") + variant.armies[army];
+  }
+  return sides;
+}
+
 ArenaResult run_arena(const ArenaConfig& config, const ArenaProgress& progress) {
   const Variant& variant = *config.variant;
+  arena_sides(variant);  // two seats or two teams, or a clear refusal
   if (variant.seat_count() != 2)
-    throw UserError("arena: " + variant.name + " has " + std::to_string(variant.seat_count()) +
-                    " seats; the arena plays two-seat variants only");
+    for (const PlayerSpec& player : config.players)
+      if (is_engine(player))
+        throw UserError("arena: " + variant.name + " has " + std::to_string(variant.seat_count()) +
+                        " seats; an engine (" + player.spec + ") plays a two-seat variant only");
   if (config.games < 1 || config.concurrency < 1)
     throw UserError("arena: games and concurrency must be at least 1");
   int total = (config.games + 1) / 2 * 2;

@@ -1,7 +1,8 @@
 // The arena: a match between two players of any kind (uniform or material search, a network
 // checkpoint, an exported bot, a UCI or XBoard engine) in paired games from shared openings,
 // several at once, every game recorded, with Elo, likelihood of superiority and an optional
-// SPRT that stops the match early. Usage and formulas: docs/ARENA.md.
+// SPRT that stops the match early. In a four-seat team game each player moves both seats of
+// one team. Usage and formulas: docs/ARENA.md.
 #pragma once
 
 #include <array>
@@ -18,8 +19,18 @@
 
 namespace fairyzero {
 
+// The two sides of a match. In a two-seat variant a side is a seat; in a four-seat team game it
+// is a team, both of whose seats its player moves (engines speak for one seat: internal players
+// only). Side 0 holds the variant's first seat.
+struct ArenaSides {
+  std::vector<int> side_of_seat;     // 0 or 1, for every seat
+  std::array<std::string, 2> names;  // the seat's name, or the team's armies joined by '+'
+};
+// Throws UserError for a variant whose seats do not form exactly two teams.
+ArenaSides arena_sides(const Variant& variant);
+
 struct ArenaConfig {
-  VariantPtr variant;                 // two seats
+  VariantPtr variant;                 // two seats, or two teams (arena_sides)
   std::array<PlayerSpec, 2> players;  // statistics are from the first player's side
   int games = 10;                     // rounded up to even: each opening is played both ways
   int concurrency = 1;    // games at once: batched in one thread, or one thread each with an engine
@@ -36,15 +47,15 @@ struct ArenaConfig {
   int default_visits = 100;                 // for internal players without visits
 };
 
-// One finished game. Seats are the variant's: seat_of_first is where the first player sat.
+// One finished game. Sides are arena_sides': side_of_first is where the first player sat.
 struct ArenaGame {
   int index = 0;  // from 0, in the order games were started
-  int pair = 0;   // games 2k and 2k+1 share an opening with the seats swapped
-  int seat_of_first = 0;
-  std::string opening;             // how the opening was made, e.g. "openings.txt:3"
-  std::string start_fen;           // empty: the variant's start position
-  std::vector<std::string> moves;  // every move from the start, the opening's included
-  std::array<double, 2> seat_score{0.5, 0.5};
+  int pair = 0;   // games 2k and 2k+1 share an opening with the sides swapped
+  int side_of_first = 0;
+  std::string opening;                         // how the opening was made, e.g. "openings.txt:3"
+  std::string start_fen;                       // empty: the variant's start position
+  std::vector<std::string> moves;              // every move from the start, the opening's included
+  std::array<double, 2> side_score{0.5, 0.5};  // each side's (team) result
   double first_score = 0.5;
   std::string termination;  // one line: "checkmate", "uci:x crashed", "arena move limit", ...
   std::string detail;       // the full reason a player lost by fault (an engine's last lines)

@@ -1,6 +1,7 @@
 // Writing the arena's game records, results.csv, summary.txt and summary.json.
 #include "training/arena/arena_records.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <ctime>
@@ -34,12 +35,6 @@ std::string csv_field(const std::string& text) {
   std::string quoted = "\"";
   for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
   return quoted + "\"";
-}
-
-std::string result_text(const ArenaGame& game) {
-  if (game.seat_score[0] > game.seat_score[1]) return "1-0";
-  if (game.seat_score[0] < game.seat_score[1]) return "0-1";
-  return "1/2-1/2";
 }
 
 std::string today() {
@@ -101,6 +96,12 @@ std::string describe_player(const PlayerSpec& spec, int default_visits) {
 
 }  // namespace
 
+std::string result_text(const ArenaGame& game) {
+  if (game.side_score[0] > game.side_score[1]) return "1-0";
+  if (game.side_score[0] < game.side_score[1]) return "0-1";
+  return "1/2-1/2";
+}
+
 std::string format_game_record(const ArenaConfig& config, const ArenaGame& game) {
   const Variant& variant = *config.variant;
   std::ostringstream out;
@@ -111,9 +112,10 @@ std::string format_game_record(const ArenaConfig& config, const ArenaGame& game)
   tag("Date", today());
   tag("Round", std::to_string(game.index + 1));
   tag("Variant", variant.name);
-  for (int seat = 0; seat < 2; ++seat)
+  const ArenaSides sides = arena_sides(variant);
+  for (int seat = 0; seat < variant.seat_count(); ++seat)
     tag(capitalized(variant.seats[seat].name),
-        config.players[seat == game.seat_of_first ? 0 : 1].name);
+        config.players[sides.side_of_seat[seat] == game.side_of_first ? 0 : 1].name);
   tag("Result", result_text(game));
   tag("Termination", game.termination);
   if (!game.start_fen.empty()) {
@@ -124,8 +126,12 @@ std::string format_game_record(const ArenaConfig& config, const ArenaGame& game)
   tag("PlyCount", std::to_string(game.moves.size()));
   out << "\n";
 
+  // A move number opens each round of the turn order (two plies, or four with four seats).
   Position start = opening_position(config.variant, Opening{"", game.start_fen, {}});
-  int offset = start.seat_to_move() == variant.turn_order[0] ? 0 : 1;
+  const size_t round = variant.turn_order.size();
+  const size_t offset = static_cast<size_t>(
+      std::find(variant.turn_order.begin(), variant.turn_order.end(), start.seat_to_move()) -
+      variant.turn_order.begin());
   std::string line;
   auto add = [&](const std::string& word) {
     if (!line.empty() && line.size() + 1 + word.size() > 79) {
@@ -137,8 +143,8 @@ std::string format_game_record(const ArenaConfig& config, const ArenaGame& game)
   for (size_t i = 0; i < game.moves.size(); ++i) {
     size_t ply = i + offset;
     // A move number stays on the line of its move.
-    if (ply % 2 == 0)
-      add(std::to_string(ply / 2 + 1) + ". " + game.moves[i]);
+    if (ply % round == 0)
+      add(std::to_string(ply / round + 1) + ". " + game.moves[i]);
     else if (i == 0)
       add("1... " + game.moves[i]);
     else
@@ -177,18 +183,19 @@ std::string format_summary(const ArenaConfig& config, const ArenaResult& result)
         << t.beta << ": LLR " << fixed(s.llr, 2) << " [" << fixed(t.lower_bound(), 2) << ", "
         << fixed(t.upper_bound(), 2) << "], " << sprt_decision_name(s.decision) << "\n";
   }
-  std::array<double, 2> seat_points{};
-  std::array<int, 2> seat_games{};
+  std::array<double, 2> side_points{};
+  std::array<int, 2> side_games{};
   std::map<std::string, int> terminations;
   for (const ArenaGame& game : result.games) {
-    seat_points[game.seat_of_first] += game.first_score;
-    ++seat_games[game.seat_of_first];
+    side_points[game.side_of_first] += game.first_score;
+    ++side_games[game.side_of_first];
     ++terminations[game.termination];
   }
-  out << config.players[0].name << " by seat:";
-  for (int seat = 0; seat < 2; ++seat)
-    out << (seat ? ", as " : " as ") << config.variant->seats[seat].name << " "
-        << fixed(seat_points[seat], 1) << "/" << seat_games[seat];
+  const ArenaSides sides = arena_sides(*config.variant);
+  out << config.players[0].name << (config.variant->seat_count() == 2 ? " by seat:" : " by team:");
+  for (int side = 0; side < 2; ++side)
+    out << (side ? ", as " : " as ") << sides.names[side] << " " << fixed(side_points[side], 1)
+        << "/" << side_games[side];
   out << "\nterminations:";
   const char* separator = " ";
   for (const auto& [termination, count] : terminations) {
@@ -239,8 +246,8 @@ ArenaRecorder::ArenaRecorder(const ArenaConfig& config) : config_(config) {
   std::string path = (fs::path(config.out_dir) / "results.csv").string();
   results_.open(path);
   if (!results_) throw UserError("arena records: cannot write " + path);
-  results_ << "game,pair," << csv_field(config.variant->seats[0].name) << ","
-           << csv_field(config.variant->seats[1].name)
+  const ArenaSides sides = arena_sides(*config.variant);
+  results_ << "game,pair," << csv_field(sides.names[0]) << "," << csv_field(sides.names[1])
            << ",result,first_score,termination,plies,seconds,opening\n";
   results_.flush();
 }
@@ -253,8 +260,8 @@ void ArenaRecorder::record(const ArenaGame& game) {
   const std::string& first = config_.players[0].name;
   const std::string& second = config_.players[1].name;
   results_ << game.index + 1 << "," << game.pair + 1 << ","
-           << csv_field(game.seat_of_first == 0 ? first : second) << ","
-           << csv_field(game.seat_of_first == 1 ? first : second) << "," << result_text(game) << ","
+           << csv_field(game.side_of_first == 0 ? first : second) << ","
+           << csv_field(game.side_of_first == 1 ? first : second) << "," << result_text(game) << ","
            << game.first_score << "," << csv_field(game.termination) << "," << game.moves.size()
            << "," << fixed(game.seconds, 2) << "," << csv_field(game.opening) << "\n";
   results_.flush();

@@ -10,10 +10,13 @@
 
 namespace fairyzero {
 
+// "1-0" when the first side (arena_sides) won, "0-1" when the second did, else "1/2-1/2".
+std::string result_text(const ArenaGame& game);
+
 // PGN-like text: tags [Event] [Date] [Round] [Variant] [<Seat>] per seat (e.g. [White] and
-// [Black]) [Result] [Termination] [FEN] [SetUp] (when not the start position) [Opening]
-// [PlyCount], then the numbered moves in the variant's coordinates, a comment with the detail
-// of a loss by fault, and the result.
+// [Black]; four with four seats) [Result] [Termination] [FEN] [SetUp] (when not the start position)
+// [Opening] [PlyCount], then the numbered moves in the variant's coordinates, a comment with the
+// detail of a loss by fault, and the result.
 std::string format_game_record(const ArenaConfig& config, const ArenaGame& game);
 
 // The final statistics as lines of text (what summary.txt holds and the command prints).

@@ -57,7 +57,7 @@ TEST(Arena, UniformAgainstMaterialRecordsEveryGame) {
   for (int pair = 0; pair < 3; ++pair) {
     const ArenaGame& a = result.games[2 * pair];
     const ArenaGame& b = result.games[2 * pair + 1];
-    EXPECT_NE(a.seat_of_first, b.seat_of_first) << "colours swapped within a pair";
+    EXPECT_NE(a.side_of_first, b.side_of_first) << "colours swapped within a pair";
     EXPECT_EQ(a.opening, b.opening);
     EXPECT_TRUE(std::equal(a.moves.begin(), a.moves.begin() + 4, b.moves.begin()))
         << "both games of a pair start with the same four random plies";
@@ -237,9 +237,46 @@ TEST(Arena, BadPlayersAreRefusedBeforeAnyGameWithTheReason) {
   message = error_of([&] { run_arena(no_variant); });
   EXPECT_NE(message.find("cannot play 'capablanca'"), std::string::npos) << message;
 
-  ArenaConfig four_seats = config_for("irwell", "uniform", "material", 2);
-  message = error_of([&] { run_arena(four_seats); });
-  EXPECT_NE(message.find("two-seat variants only"), std::string::npos) << message;
+  ArenaConfig engine_in_team_game =
+      config_for("irwell", "uniform", std::string("uci:") + kFairyStockfish, 2);
+  message = error_of([&] { run_arena(engine_in_team_game); });
+  EXPECT_NE(message.find("plays a two-seat variant only"), std::string::npos) << message;
+
+  ArenaConfig four_teams = config_for("commedia-double", "uniform", "material", 2);
+  message = error_of([&] { run_arena(four_teams); });
+  EXPECT_NE(message.find("commedia-double has more than two teams"), std::string::npos) << message;
+}
+
+// Irwell: four seats in two teams. Each player moves both seats of its team, the teams swap
+// within a pair, and a game's score is its team's result.
+TEST(Arena, FourSeatTeamGamesGiveEachPlayerATeam) {
+  TempDir dir;
+  ArenaConfig config = config_for("irwell", "material", "uniform", 4);
+  config.concurrency = 2;
+  config.max_plies = 80;
+  config.out_dir = dir / "out";
+  const ArenaSides sides = arena_sides(*config.variant);
+  EXPECT_EQ(sides.side_of_seat, (std::vector<int>{0, 1, 0, 1}))
+      << "white-low, black-high, white-high, black-low";
+  EXPECT_EQ(sides.names[0], "white");
+  EXPECT_EQ(sides.names[1], "black");
+  const ArenaResult result = run_arena(config);
+  ASSERT_EQ(result.games.size(), 4u);
+  for (const ArenaGame& game : result.games) {
+    EXPECT_EQ(game.side_of_first, game.index % 2) << "the teams swap within a pair";
+    EXPECT_DOUBLE_EQ(game.side_score[0] + game.side_score[1], 1.0) << "one team's loss is the "
+                                                                      "other's win";
+    EXPECT_DOUBLE_EQ(game.first_score, game.side_score[game.side_of_first]);
+    // Four plies make a round: the record numbers moves by rounds.
+    const std::string record =
+        read_text(config.out_dir + "/games/000" + std::to_string(game.index + 1) + ".pgn");
+    if (game.moves.size() > 4) {
+      EXPECT_NE(record.find("2. " + game.moves[4]), std::string::npos) << record;
+    }
+  }
+  expect_recorded(config, result);
+  EXPECT_NE(read_text(config.out_dir + "/summary.txt").find("material by team: as white "),
+            std::string::npos);
 }
 
 }  // namespace

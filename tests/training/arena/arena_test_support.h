@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -77,16 +78,22 @@ inline void expect_recorded(const ArenaConfig& config, const ArenaResult& result
     std::snprintf(name, sizeof name, "/games/%04d.pgn", game.index + 1);
     std::string record = read_text(config.out_dir + name);
     ASSERT_FALSE(record.empty()) << name;
-    std::string expected = game.seat_score[0] > game.seat_score[1]   ? "1-0"
-                           : game.seat_score[0] < game.seat_score[1] ? "0-1"
+    std::string expected = game.side_score[0] > game.side_score[1]   ? "1-0"
+                           : game.side_score[0] < game.side_score[1] ? "0-1"
                                                                      : "1/2-1/2";
     EXPECT_EQ(tag_of(record, "Result"), expected) << record;
     EXPECT_EQ(record.substr(record.size() - expected.size() - 1), expected + "\n");
     EXPECT_EQ(tag_of(record, "Termination"), game.termination);
     EXPECT_EQ(tag_of(record, "PlyCount"), std::to_string(game.moves.size()));
-    const std::string& first = config.players[0].name;
-    EXPECT_EQ(tag_of(record, game.seat_of_first == 0 ? "White" : "Black"), first);
-    EXPECT_DOUBLE_EQ(game.first_score, game.seat_score[game.seat_of_first]);
+    // Each seat's tag names the player of its side (its team in a four-seat game).
+    const ArenaSides sides = arena_sides(*config.variant);
+    for (int seat = 0; seat < config.variant->seat_count(); ++seat) {
+      std::string name = config.variant->seats[seat].name;
+      name[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[0])));
+      const int player = sides.side_of_seat[seat] == game.side_of_first ? 0 : 1;
+      EXPECT_EQ(tag_of(record, name), config.players[player].name) << name << "\n" << record;
+    }
+    EXPECT_DOUBLE_EQ(game.first_score, game.side_score[game.side_of_first]);
     bool row_found = false;
     for (const std::string& row : rows)
       row_found = row_found || row.rfind(std::to_string(game.index + 1) + "," +
