@@ -385,6 +385,18 @@ Opening opening_of_pair(const ArenaConfig& config, const std::vector<Opening>& o
                           : openings[pair % openings.size()];
 }
 
+// Each side's share of the points of a game: its seats' scores over every seat's. A team's
+// win is 1 (both its seats score 1), a draw 1/2; with four teams the side whose army is the last
+// with a King scores 1.
+std::array<double, 2> side_shares(const ArenaSides& sides, const Outcome& outcome) {
+  std::array<double, 2> points{};
+  for (size_t seat = 0; seat < sides.side_of_seat.size(); ++seat)
+    points[sides.side_of_seat[seat]] += outcome.score[seat];
+  const double total = points[0] + points[1];
+  if (total <= 0) return {0.5, 0.5};
+  return {points[0] / total, points[1] / total};
+}
+
 // Both players internal: every game of the match in the game runner, `concurrency` games
 // searched in one batch per player. Each player moves every seat of its side.
 void play_in_runner(const ArenaConfig& config, const std::array<SearchBackend, 2>& backends,
@@ -394,10 +406,6 @@ void play_in_runner(const ArenaConfig& config, const std::array<SearchBackend, 2
   for (int p = 0; p < 2; ++p)
     agents[p] = {backends[p].evaluator.get(), backends[p].visits, config.players[p].name,
                  backends[p].params};
-  // A side's result is that of its team: the score of any of its seats.
-  std::array<int, 2> seat_of_side{-1, -1};
-  for (int seat = config.variant->seat_count() - 1; seat >= 0; --seat)
-    seat_of_side[sides.side_of_seat[seat]] = seat;
   GameRunnerConfig runner;
   runner.games = total;
   runner.threads = 1;
@@ -427,8 +435,7 @@ void play_in_runner(const ArenaConfig& config, const std::array<SearchBackend, 2
     game.opening = opening.description;
     game.start_fen = opening.start_fen;
     game.moves = std::move(played.moves);
-    game.side_score = {played.outcome.score[seat_of_side[0]],
-                       played.outcome.score[seat_of_side[1]]};
+    game.side_score = side_shares(sides, played.outcome);
     game.first_score = game.side_score[game.side_of_first];
     game.termination = played.termination;
     game.seconds = played.seconds;
@@ -441,30 +448,30 @@ void play_in_runner(const ArenaConfig& config, const std::array<SearchBackend, 2
 }  // namespace
 
 ArenaSides arena_sides(const Variant& variant) {
-  ArenaSides sides;
-  std::array<int, 2> team_of_side{-1, -1};
-  for (const Seat& seat : variant.seats) {
-    const int team = variant.team_of_army[seat.army];
-    int side = team == team_of_side[0] ? 0 : team == team_of_side[1] ? 1 : -1;
-    if (side < 0) {
-      side = team_of_side[0] < 0 ? 0 : team_of_side[1] < 0 ? 1 : -1;
-      if (side < 0)
-        throw UserError("arena: " + variant.name + " has more than two teams; the arena " +
-                        "plays a match between two sides (two seats or two teams)");
-      team_of_side[side] = team;
-    }
-    sides.side_of_seat.push_back(side);
+  // Teams take sides in turns, in the order they move from the first seat on: two teams face
+  // each other, and with four (Double Commedia) each side holds every other army.
+  const int seats = variant.seat_count();
+  const auto first = std::find(variant.turn_order.begin(), variant.turn_order.end(), 0);
+  const int offset = static_cast<int>(first - variant.turn_order.begin()) % seats;
+  std::vector<int> side_of_team(variant.army_count(), -1);  // team ids index armies at most
+  int teams = 0;
+  for (int k = 0; k < seats; ++k) {
+    const int seat = variant.turn_order[(offset + k) % seats];
+    const int team = variant.team_of_army[variant.seats[seat].army];
+    if (side_of_team.at(team) < 0) side_of_team[team] = teams++ % 2;
   }
-  if (team_of_side[1] < 0)
-    throw UserError("arena: " + variant.name + " has one team; the arena needs two sides");
-  for (int side = 0; side < 2; ++side) {
-    if (variant.seat_count() == 2) {
-      sides.names[side] = variant.seats[side].name;
-      continue;
-    }
-    for (int army = 0; army < variant.army_count(); ++army)
-      if (variant.team_of_army[army] == team_of_side[side])
-        sides.names[side] += (sides.names[side].empty() ? "" : "+") + variant.armies[army];
+  if (teams < 2 || teams % 2 != 0)
+    throw UserError("arena: " + variant.name + " has " + std::to_string(teams) +
+                    " teams; the arena plays two sides, so it needs two teams or an even number "
+                    "of them to share out");
+  ArenaSides sides;
+  for (const Seat& seat : variant.seats)
+    sides.side_of_seat.push_back(side_of_team[variant.team_of_army[seat.army]]);
+  for (int seat = 0; seats == 2 && seat < 2; ++seat)
+    sides.names[sides.side_of_seat[seat]] = variant.seats[seat].name;
+  for (int army = 0; seats != 2 && army < variant.army_count(); ++army) {
+    std::string& name = sides.names[side_of_team[variant.team_of_army[army]]];
+    name += (name.empty() ? "" : "+") + variant.armies[army];
   }
   return sides;
 }

@@ -20,13 +20,15 @@
 namespace fairyzero {
 
 // The two sides of a match. In a two-seat variant a side is a seat; in a four-seat team game it
-// is a team, both of whose seats its player moves (engines speak for one seat: internal players
-// only). Side 0 holds the variant's first seat.
+// is a team, both of whose seats its player moves; in a game of four teams each for itself
+// (Double Commedia) a side is every other army in the turn order, and a game counts for the side
+// whose army wins. Engines speak for one seat: internal players only beyond two seats. Side 0
+// holds the variant's first seat.
 struct ArenaSides {
   std::vector<int> side_of_seat;     // 0 or 1, for every seat
-  std::array<std::string, 2> names;  // the seat's name, or the team's armies joined by '+'
+  std::array<std::string, 2> names;  // the seat's name, or the side's armies joined by '+'
 };
-// Throws UserError for a variant whose seats do not form exactly two teams.
+// Throws UserError for a variant of one team or an odd number of them.
 ArenaSides arena_sides(const Variant& variant);
 
 struct ArenaConfig {
@@ -55,7 +57,7 @@ struct ArenaGame {
   std::string opening;                         // how the opening was made, e.g. "openings.txt:3"
   std::string start_fen;                       // empty: the variant's start position
   std::vector<std::string> moves;              // every move from the start, the opening's included
-  std::array<double, 2> side_score{0.5, 0.5};  // each side's (team) result
+  std::array<double, 2> side_score{0.5, 0.5};  // each side's share of the game's points
   double first_score = 0.5;
   std::string termination;  // one line: "checkmate", "uci:x crashed", "arena move limit", ...
   std::string detail;       // the full reason a player lost by fault (an engine's last lines)

@@ -97,8 +97,10 @@ std::string describe_player(const PlayerSpec& spec, int default_visits) {
 }  // namespace
 
 std::string result_text(const ArenaGame& game) {
-  if (game.side_score[0] > game.side_score[1]) return "1-0";
-  if (game.side_score[0] < game.side_score[1]) return "0-1";
+  // As the statistics count a game (MatchState::add): a share of the points between a quarter
+  // and three quarters (Double Commedia's repetition with an army taken over) is a draw.
+  if (game.side_score[0] > 0.75) return "1-0";
+  if (game.side_score[0] < 0.25) return "0-1";
   return "1/2-1/2";
 }
 
@@ -192,7 +194,11 @@ std::string format_summary(const ArenaConfig& config, const ArenaResult& result)
     ++terminations[game.termination];
   }
   const ArenaSides sides = arena_sides(*config.variant);
-  out << config.players[0].name << (config.variant->seat_count() == 2 ? " by seat:" : " by team:");
+  const int seats = config.variant->seat_count();
+  out << config.players[0].name
+      << (seats == 2                                      ? " by seat:"
+          : sides.names[0].find('+') == std::string::npos ? " by team:"
+                                                          : " by side:");
   for (int side = 0; side < 2; ++side)
     out << (side ? ", as " : " as ") << sides.names[side] << " " << fixed(side_points[side], 1)
         << "/" << side_games[side];

@@ -10,7 +10,8 @@
 
 namespace fairyzero {
 
-// "1-0" when the first side (arena_sides) won, "0-1" when the second did, else "1/2-1/2".
+// "1-0" when the first side (arena_sides) won (more than three quarters of the points), "0-1"
+// when the second did, else "1/2-1/2".
 std::string result_text(const ArenaGame& game);
 
 // PGN-like text: tags [Event] [Date] [Round] [Variant] [<Seat>] per seat (e.g. [White] and

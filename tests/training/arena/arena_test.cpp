@@ -242,9 +242,11 @@ TEST(Arena, BadPlayersAreRefusedBeforeAnyGameWithTheReason) {
   message = error_of([&] { run_arena(engine_in_team_game); });
   EXPECT_NE(message.find("plays a two-seat variant only"), std::string::npos) << message;
 
-  ArenaConfig four_teams = config_for("commedia-double", "uniform", "material", 2);
-  message = error_of([&] { run_arena(four_teams); });
-  EXPECT_NE(message.find("commedia-double has more than two teams"), std::string::npos) << message;
+  // Three teams cannot be shared out between two players.
+  Variant three_teams = *find_variant("commedia-double");
+  three_teams.team_of_army = {0, 1, 2, 2};
+  message = error_of([&] { arena_sides(three_teams); });
+  EXPECT_NE(message.find("commedia-double has 3 teams"), std::string::npos) << message;
 }
 
 // Irwell: four seats in two teams. Each player moves both seats of its team, the teams swap
@@ -276,6 +278,37 @@ TEST(Arena, FourSeatTeamGamesGiveEachPlayerATeam) {
   }
   expect_recorded(config, result);
   EXPECT_NE(read_text(config.out_dir + "/summary.txt").find("material by team: as white "),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace fairyzero
+
+namespace fairyzero {
+namespace {
+using namespace arena_testing;
+
+// Double Commedia: four armies, each for itself. Each player moves every other army in the turn
+// order, and a game counts for the player whose army is the last with a King.
+TEST(Arena, FourTeamGamesGiveEachPlayerEveryOtherArmy) {
+  TempDir dir;
+  ArenaConfig config = config_for("commedia-double", "material", "uniform", 2);
+  config.max_plies = 120;
+  config.out_dir = dir / "out";
+  const ArenaSides sides = arena_sides(*config.variant);
+  EXPECT_EQ(sides.side_of_seat, (std::vector<int>{0, 1, 0, 1})) << "south, west, north, east";
+  EXPECT_EQ(sides.names[0], "south+north");
+  EXPECT_EQ(sides.names[1], "west+east");
+  const ArenaResult result = run_arena(config);
+  ASSERT_EQ(result.games.size(), 2u);
+  for (const ArenaGame& game : result.games) {
+    EXPECT_DOUBLE_EQ(game.side_score[0] + game.side_score[1], 1.0) << game.termination;
+    if (game.termination == "last King standing") {
+      EXPECT_TRUE(game.side_score[0] == 1.0 || game.side_score[1] == 1.0);
+    }
+  }
+  expect_recorded(config, result);
+  EXPECT_NE(read_text(config.out_dir + "/results.csv").find("game,pair,south+north,west+east,"),
             std::string::npos);
 }
 
