@@ -451,12 +451,13 @@ ArenaSides arena_sides(const Variant& variant) {
   // Teams take sides in turns, in the order they move from the first seat on: two teams face
   // each other, and with four (Double Commedia) each side holds every other army.
   const int seats = variant.seat_count();
-  const auto first = std::find(variant.turn_order.begin(), variant.turn_order.end(), 0);
-  const int offset = static_cast<int>(first - variant.turn_order.begin()) % seats;
+  const std::vector<int>& order = variant.turn_order;
+  const size_t offset =
+      static_cast<size_t>(std::find(order.begin(), order.end(), 0) - order.begin()) % order.size();
   std::vector<int> side_of_team(variant.army_count(), -1);  // team ids index armies at most
   int teams = 0;
-  for (int k = 0; k < seats; ++k) {
-    const int seat = variant.turn_order[(offset + k) % seats];
+  for (size_t k = 0; k < order.size(); ++k) {
+    const int seat = order[(offset + k) % order.size()];
     const int team = variant.team_of_army[variant.seats[seat].army];
     if (side_of_team.at(team) < 0) side_of_team[team] = teams++ % 2;
   }
@@ -470,15 +471,16 @@ ArenaSides arena_sides(const Variant& variant) {
   for (int seat = 0; seats == 2 && seat < 2; ++seat)
     sides.names[sides.side_of_seat[seat]] = variant.seats[seat].name;
   for (int army = 0; seats != 2 && army < variant.army_count(); ++army) {
-    std::string& name = sides.names[side_of_team[variant.team_of_army[army]]];
-    name += (name.empty() ? "" : "+") + variant.armies[army];
+    const int side = side_of_team[variant.team_of_army[army]];
+    if (side < 0) continue;  // an army no seat moves
+    sides.names[side] += (sides.names[side].empty() ? "" : "+") + variant.armies[army];
   }
   return sides;
 }
 
 ArenaResult run_arena(const ArenaConfig& config, const ArenaProgress& progress) {
   const Variant& variant = *config.variant;
-  arena_sides(variant);  // two seats or two teams, or a clear refusal
+  arena_sides(variant);  // two sides to share the seats, or a clear refusal
   if (variant.seat_count() != 2)
     for (const PlayerSpec& player : config.players)
       if (is_engine(player))

@@ -48,5 +48,41 @@ TEST(Arena, CheckpointAndBotPlayersAndAWrongVariantRefused) {
   EXPECT_NE(message.find("plays minichess, not chess"), std::string::npos) << message;
 }
 
+// What the study does with a four-seat team bot: the exported Irwell bot plays one team against
+// the material search on the other, and the match goes into the bot's manifest.
+TEST(Arena, AFourSeatBotPlaysATeamAndItsMatchEntersTheManifest) {
+  TempDir dir;
+  VariantPtr irwell = find_variant("irwell");
+  Encoder encoder(irwell);
+  std::string run = dir / "run";
+  fs::create_directories(run + "/checkpoints");
+  TrainConfig train;
+  train.run.variant = "irwell";
+  std::ofstream(run + "/config.toml") << train_config_to_toml(train);
+  std::ofstream(run + "/variant.toml") << irwell->resolved_toml;
+  save_checkpoint(run + "/checkpoints/gen-0001.pt", *make_network(kTiny, encoder.network_shape()),
+                  encoder, 10);
+  export_bot(run, dir / "bot");
+
+  ArenaConfig config = config_for("irwell", dir / "bot", "material", 2);
+  config.players[0].visits = 4;
+  config.default_visits = 4;
+  config.concurrency = 2;
+  config.max_plies = 40;
+  config.out_dir = dir / "match";
+  const ArenaResult result = run_arena(config);
+  ASSERT_EQ(result.games.size(), 2u);
+  expect_recorded(config, result);
+
+  const BotBundle bot =
+      export_bot(run, dir / "bot", std::nullopt, {.strength_dirs = {dir / "match"}});
+  ASSERT_EQ(bot.manifest.strength.size(), 1u);
+  const BotStrength& match = bot.manifest.strength[0];
+  EXPECT_EQ(match.opponent, "material");
+  EXPECT_EQ(match.games, 2);
+  EXPECT_EQ(match.wins, result.status.counts.wins);
+  EXPECT_EQ(match.losses, result.status.counts.losses);
+}
+
 }  // namespace
 }  // namespace fairyzero
