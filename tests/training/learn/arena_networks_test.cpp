@@ -15,19 +15,26 @@ using namespace arena_testing;
 
 constexpr NetworkConfig kTiny{.blocks = 1, .filters = 8, .policy_dim = 8, .value_hidden = 16};
 
-TEST(Arena, CheckpointAndBotPlayersAndAWrongVariantRefused) {
-  TempDir dir;
-  VariantPtr minichess = find_variant("minichess");
-  Encoder encoder(minichess);
+// A run folder `run` in `dir` whose one checkpoint, gen-0001.pt, is an untrained tiny network
+// for `variant`; returns the checkpoint's path.
+std::string untrained_run(const TempDir& dir, const std::string& variant) {
+  VariantPtr rules = find_variant(variant);
+  Encoder encoder(rules);
   std::string run = dir / "run";
   fs::create_directories(run + "/checkpoints");
   TrainConfig train;
-  train.run.variant = "minichess";
+  train.run.variant = variant;
   std::ofstream(run + "/config.toml") << train_config_to_toml(train);
-  std::ofstream(run + "/variant.toml") << minichess->resolved_toml;
+  std::ofstream(run + "/variant.toml") << rules->resolved_toml;
   std::string checkpoint = run + "/checkpoints/gen-0001.pt";
   save_checkpoint(checkpoint, *make_network(kTiny, encoder.network_shape()), encoder, 10);
-  export_bot(run, dir / "bot");
+  return checkpoint;
+}
+
+TEST(Arena, CheckpointAndBotPlayersAndAWrongVariantRefused) {
+  TempDir dir;
+  const std::string checkpoint = untrained_run(dir, "minichess");
+  export_bot(dir / "run", dir / "bot");
 
   ArenaConfig config = config_for("minichess", dir / "bot", checkpoint, 2);
   EXPECT_EQ(config.players[0].kind, PlayerKind::kBot);
@@ -52,16 +59,8 @@ TEST(Arena, CheckpointAndBotPlayersAndAWrongVariantRefused) {
 // the material search on the other, and the match goes into the bot's manifest.
 TEST(Arena, AFourSeatBotPlaysATeamAndItsMatchEntersTheManifest) {
   TempDir dir;
-  VariantPtr irwell = find_variant("irwell");
-  Encoder encoder(irwell);
-  std::string run = dir / "run";
-  fs::create_directories(run + "/checkpoints");
-  TrainConfig train;
-  train.run.variant = "irwell";
-  std::ofstream(run + "/config.toml") << train_config_to_toml(train);
-  std::ofstream(run + "/variant.toml") << irwell->resolved_toml;
-  save_checkpoint(run + "/checkpoints/gen-0001.pt", *make_network(kTiny, encoder.network_shape()),
-                  encoder, 10);
+  untrained_run(dir, "irwell");
+  const std::string run = dir / "run";
   export_bot(run, dir / "bot");
 
   ArenaConfig config = config_for("irwell", dir / "bot", "material", 2);
