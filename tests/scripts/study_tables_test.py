@@ -91,6 +91,28 @@ def bot_without_report_checks():
           "a bot without a report says so in the balance table and the weakness list")
 
 
+def decided_in_the_opening_checks():
+    """An entry whose strongest games end within a few moves is flagged as a finding about its
+    setup, with the most common opening; entries of ordinary length are not."""
+    with tempfile.TemporaryDirectory() as tmp:
+        shutil.copytree(os.path.join(FIXTURE, "study"), os.path.join(tmp, "study"))
+        shutil.copytree(os.path.join(FIXTURE, "bots"), os.path.join(tmp, "bots"))
+        ordinary = generate(os.path.join(tmp, "study"), os.path.join(tmp, "bots"))
+        path = os.path.join(tmp, "study", "isis", "balance.json")
+        with open(path) as f:
+            report = json.load(f)
+        strongest = next(c for c in report["columns"] if c["strength"].endswith("@8"))
+        strongest["length"]["mean"] = 6.5
+        with open(path, "w") as f:
+            json.dump(report, f)
+        short = generate(os.path.join(tmp, "study"), os.path.join(tmp, "bots"))
+    check("games last" not in ordinary, "games of ordinary length are not flagged")
+    top = strongest["openings"][1]["most_common"][0]
+    check(f"- isis: games last 6.5 plies on average at 8 playouts" in short
+          and f"(most common 4-ply opening: {top[0]}, {top[1]} of {strongest['games']})" in short,
+          "games decided in the opening are flagged with their most common opening")
+
+
 def committed_document_is_current():
     expected = generate(os.path.join(ROOT, "docs", "study"), os.path.join(ROOT, "bots"))
     with open(os.path.join(ROOT, "docs", "STUDY.md")) as f:
@@ -101,6 +123,7 @@ def committed_document_is_current():
 
 fixture_checks()
 bot_without_report_checks()
+decided_in_the_opening_checks()
 committed_document_is_current()
 for failure in failures:
     print("FAILED:", failure)
