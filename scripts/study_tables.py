@@ -29,6 +29,7 @@ ORDER = (["chess", "very-heavy-chess"] + [r + d for r in RIVERS_TWO + RIVERS_FOU
 # Mean game length (plies) under which the strongest bot's games are decided in the opening: no
 # chess-like game is judged in under ten moves a side, so such figures speak about the setup.
 DECIDED_IN_THE_OPENING = 20
+REPEATED_OPENING_SHARE = 0.05
 
 # Tomašev et al., "Assessing Game Balance with AlphaZero" (2020), classical chess at their
 # strongest level: the figures the study's chess row is read beside.
@@ -281,13 +282,15 @@ def weakness_lines(entries):
         half = (fma["high"] - fma["low"]) / 2 if fma.get("value") is not None else 0
         if c["length"]["mean"] < DECIDED_IN_THE_OPENING:
             four = c["openings"][1]["most_common"][0] if len(c["openings"]) > 1 else None
+            # An opening is worth naming when the bot keeps choosing it.
+            repeated = four and four[1] > 1 and four[1] >= REPEATED_OPENING_SHARE * c["games"]
             opening = (f" (most common 4-ply opening: {four[0]}, {four[1]} of {c['games']})"
-                       if four else "")
+                       if repeated else "")
             lines.append(f"- {name}: games last {c['length']['mean']:.1f} plies on average at "
                          f"{c['strength'].split('@')[-1]} playouts, first-move advantage "
-                         f"{est(fma, signed=True)}{opening}: the setup decides the game in its "
-                         "first moves; read these figures as a finding about the array "
-                         "(docs/RULES.md), not as a balance to quote.")
+                         f"{est(fma, signed=True)}{opening}: the game is over within a few "
+                         "moves; read these figures as a finding about the setup and rules as "
+                         "played here (docs/RULES.md), not as a balance to quote.")
         if half > 0.02:
             need = math.ceil(c["games"] * (half / 0.02) ** 2)
             lines.append(f"- {name}: the first-move advantage is known to ±{half:.3f}; "

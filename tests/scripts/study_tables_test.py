@@ -93,24 +93,33 @@ def bot_without_report_checks():
 
 def decided_in_the_opening_checks():
     """An entry whose strongest games end within a few moves is flagged as a finding about its
-    setup, with the most common opening; entries of ordinary length are not."""
+    setup, naming its most common opening when the bot keeps choosing it (in two games and 5%
+    of them or more); entries of ordinary length are not flagged."""
     with tempfile.TemporaryDirectory() as tmp:
         shutil.copytree(os.path.join(FIXTURE, "study"), os.path.join(tmp, "study"))
         shutil.copytree(os.path.join(FIXTURE, "bots"), os.path.join(tmp, "bots"))
         ordinary = generate(os.path.join(tmp, "study"), os.path.join(tmp, "bots"))
         path = os.path.join(tmp, "study", "isis", "balance.json")
-        with open(path) as f:
-            report = json.load(f)
-        strongest = next(c for c in report["columns"] if c["strength"].endswith("@8"))
-        strongest["length"]["mean"] = 6.5
-        with open(path, "w") as f:
-            json.dump(report, f)
-        short = generate(os.path.join(tmp, "study"), os.path.join(tmp, "bots"))
+
+        def rewrite(top_count):
+            with open(path) as f:
+                report = json.load(f)
+            strongest = next(c for c in report["columns"] if c["strength"].endswith("@8"))
+            strongest["length"]["mean"] = 6.5
+            strongest["openings"][1]["most_common"][0][1] = top_count
+            with open(path, "w") as f:
+                json.dump(report, f)
+            return strongest, generate(os.path.join(tmp, "study"), os.path.join(tmp, "bots"))
+
+        strongest, varied = rewrite(1)
+        repeated = rewrite(4)[1]
+    opening = strongest["openings"][1]["most_common"][0][0]
+    named = f"(most common 4-ply opening: {opening}, 4 of {strongest['games']})"
     check("games last" not in ordinary, "games of ordinary length are not flagged")
-    top = strongest["openings"][1]["most_common"][0]
-    check(f"- isis: games last 6.5 plies on average at 8 playouts" in short
-          and f"(most common 4-ply opening: {top[0]}, {top[1]} of {strongest['games']})" in short,
-          "games decided in the opening are flagged with their most common opening")
+    check("- isis: games last 6.5 plies on average at 8 playouts" in varied
+          and "most common 4-ply opening" not in varied,
+          "short games are flagged; an opening played once is not named")
+    check(named in repeated, "an opening the bot keeps choosing is named")
 
 
 def committed_document_is_current():
