@@ -77,14 +77,14 @@ for entry in "${entries[@]}"; do
   for opponent in material uniform; do
     match=$run-vs-$opponent
     [[ -f $match/summary.json ]] ||
-      "$fairyzero" arena "$variant" "$bot" "$opponent" --games "$games" --visits "$visits" \
+      "$fairyzero" arena "$variant" "${sets[@]}" "$bot" "$opponent" --games "$games" --visits "$visits" \
         --concurrency 8 --out "$match" >"$match.log" 2>&1
     matches+=(--strength "$match")
   done
   if [[ $stockfish_plays == *" $name "* && -x $stockfish ]]; then
     match=$run-vs-fairy-stockfish
     [[ -f $match/summary.json ]] ||
-      "$fairyzero" arena "$variant" "$bot" "uci:$stockfish" --nodes 1000 --games "$games" \
+      "$fairyzero" arena "$variant" "${sets[@]}" "$bot" "uci:$stockfish" --nodes 1000 --games "$games" \
         --visits "$visits" --concurrency 4 --out "$match" >"$match.log" 2>&1
     matches+=(--strength "$match")
   fi
@@ -97,7 +97,7 @@ for entry in "${entries[@]}"; do
     cp "$run-records/balance.json" "$report/records.json"
   fi
   if [[ ! -f $report/balance.json ]]; then
-    "$fairyzero" balance "$variant" --bot "$bot" --visits "$balance_visits" \
+    "$fairyzero" balance "$variant" "${sets[@]}" --bot "$bot" --visits "$balance_visits" \
       --games "$balance_games" --threads 2 --out "$run-balance" --resume | tail -n 4
     mkdir -p "$report"
     cp "$run-balance"/{report.md,balance.json} "$report"/
