@@ -1,0 +1,72 @@
+#!/bin/bash
+# scripts/study.sh plays an entry's options (VARIANT:SECTION.KEY=VALUE,...) in every step that
+# names the variant: training, each arena match and the balance report. Before 9fa42e8 only
+# training had them, so the arena refused the entry's own bot as another rule set. The pipeline
+# runs in a scratch copy of the scripts against a stand-in `fairyzero` that logs its arguments
+# and writes the files each step leaves, so the test checks the calls, not the engine.
+# Usage: study_options_test.sh (from the repository root)
+set -euo pipefail
+repo=$PWD
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() {
+  echo "FAIL: $1"
+  cat "$work/calls" 2>/dev/null || true
+  exit 1
+}
+
+mkdir -p "$work/tree/scripts" "$work/tree/configs/train"
+cp "$repo/scripts/study.sh" "$repo/scripts/train-for.sh" "$work/tree/scripts/"
+cp "$repo/configs/train/study.toml" "$work/tree/configs/train/"
+# The tables have their own test (study_tables_test.py); here the last step only has to run.
+printf 'print("# study")\n' >"$work/tree/scripts/study_tables.py"
+
+# The stand-in: one line per call in $work/calls, and the outputs study.sh looks for.
+cat >"$work/fairyzero" <<'EOF'
+#!/bin/bash
+echo "$*" >>"$CALLS"
+command=$1
+shift
+out="" run=""
+args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do
+  [[ ${args[i]} == --out ]] && out=${args[i + 1]}
+done
+case $command in
+  train) mkdir -p "$out/checkpoints" && touch "$out/checkpoints/gen-0003.pt" ;;
+  selfplay) ;;
+  export)
+    mkdir -p "$out"
+    printf "generation = 3\nsource_run = '%s'\n" "$1" >"$out/manifest.toml"
+    echo "exported $out" ;;
+  arena) mkdir -p "$out" && echo '{}' >"$out/summary.json" ;;
+  balance)
+    mkdir -p "$out" && echo '{}' >"$out/balance.json" && echo '# report' >"$out/report.md"
+    echo "balance done" ;;
+  *) echo "stand-in fairyzero: unexpected command $command" >&2; exit 2 ;;
+esac
+EOF
+chmod +x "$work/fairyzero"
+
+export CALLS=$work/calls FAIRYZERO=$work/fairyzero RUNS=$work/runs STOCKFISH=/bin/true
+(cd "$work/tree" && bash scripts/study.sh 'commedia:rules.odd_rule=stepping,rules.drops=true' chess \
+  >"$work/log" 2>&1) || { cat "$work/log"; fail "study.sh failed"; }
+
+options='--set rules.odd_rule=stepping --set rules.drops=true'
+# Every call naming the variant commedia carries both options, and each step is there.
+for step in "train commedia" "arena commedia" "balance commedia"; do
+  grep -q "^$step " "$work/calls" || fail "no '$step' call"
+  while read -r call; do
+    [[ $call == *"$options"* ]] || fail "'$call' does not play the entry's options"
+  done < <(grep "^$step " "$work/calls")
+done
+(($(grep -c "^arena commedia " "$work/calls") == 2)) || fail "not two arena matches for commedia"
+grep -q "^arena commedia .*bots/commedia-stepping-true material" "$work/calls" ||
+  fail "the entry is not named VARIANT-VALUE..."
+# A plain entry gets no options, and chess meets Fairy-Stockfish too.
+if grep -E "^(train|arena|balance) chess " "$work/calls" | grep -q -- "--set"; then
+  fail "a plain entry got options"
+fi
+grep -q "^arena chess bots/chess uci:/bin/true" "$work/calls" || fail "no Fairy-Stockfish match for chess"
+grep -q "wrote docs/STUDY.md" "$work/log" || fail "STUDY.md was not regenerated"
+echo "study.sh passes an entry's options to every step"
