@@ -36,6 +36,22 @@ python=/usr/bin/python3
 mkdir -p "$runs" bots docs/study
 runs=$(realpath "$runs")  # as the manifests record a run: absolute
 
+# The checkpoint written nearest half-way (by write time, as the manifest counts minutes)
+# between RUN's first checkpoint and its newest; nothing when there is none between them.
+half_budget_checkpoint() {
+  local dir=$1/checkpoints first newest target best="" best_gap="" f t gap
+  first=$(stat -c %Y "$dir/gen-0000.pt" 2>/dev/null) || return 0
+  newest=$(find "$dir" -name 'gen-*.pt' | sort | tail -n 1)
+  target=$(((first + $(stat -c %Y "$newest")) / 2))
+  for f in "$dir"/gen-*.pt; do
+    [[ $f == "$newest" || $f == "$dir/gen-0000.pt" ]] && continue
+    t=$(stat -c %Y "$f")
+    gap=$((t > target ? t - target : target - t))
+    if [[ -z $best_gap ]] || ((gap < best_gap)); then best=$f best_gap=$gap; fi
+  done
+  echo "$best"
+}
+
 odd_rules="stepping even-leaping odd-leaping alternate-leaping flexi-leaping maxi-leaping"
 default_entries="chess very-heavy-chess"
 for river in isis cam wey coblache great-stour irwell avon aire; do
@@ -70,7 +86,7 @@ for entry in "${entries[@]}"; do
   if [[ -f $bot/manifest.toml ]] && ! { grep -qx "generation = $newest" "$bot/manifest.toml" &&
     grep -qxF "source_run = '$run'" "$bot/manifest.toml"; }; then
     echo "   $bot is not $run's newest network: exporting and measuring it again"
-    rm -rf "$bot" "$run"-vs-* "$run-balance" "$run-records" "$report"
+    rm -rf "$bot" "$run"-vs-* "$run"-half* "$run-balance" "$run-records" "$report"
   fi
   [[ -f $bot/manifest.toml ]] || "$fairyzero" export "$run" --out "$bot" >/dev/null
   matches=()
@@ -89,6 +105,21 @@ for entry in "${entries[@]}"; do
     matches+=(--strength "$match")
   fi
   "$fairyzero" export "$run" --out "$bot" "${matches[@]}" | sed 's/^/   /'
+  # What the second half of the budget bought: the half-way checkpoint against the material bot
+  # in the same match, its manifest (minutes, generation, strength) kept beside the reports.
+  half=$(half_budget_checkpoint "$run")
+  if [[ ! -f $report/half-budget.toml && -n $half ]]; then
+    "$fairyzero" export "$run" --checkpoint "$half" --out "$run-half" >/dev/null
+    [[ -f $run-half-vs-material/summary.json ]] ||
+      "$fairyzero" arena "$variant" "${sets[@]}" "$run-half" material --games "$games" \
+        --visits "$visits" --concurrency 8 --out "$run-half-vs-material" \
+        >"$run-half-vs-material.log" 2>&1
+    "$fairyzero" export "$run" --checkpoint "$half" --out "$run-half" \
+      --strength "$run-half-vs-material" >/dev/null
+    mkdir -p "$report"
+    cp "$run-half/manifest.toml" "$report/half-budget.toml"
+    echo "   half the budget: $(basename "$half"), against material in $run-half-vs-material"
+  fi
   # Piece values over the games the run recorded, from its second half's networks on.
   if [[ ! -f $report/records.json ]]; then
     mkdir -p "$report"

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The variant study's document, docs/STUDY.md, generated from the kept reports: every
 STUDY_DIR/ENTRY/balance.json (a `fairyzero balance` report of the trained bot), its
-records.json where kept (`fairyzero balance --records` of the run's recorded self-play games)
-and every BOTS_DIR/ENTRY/manifest.toml (how the bot trained, how strong it measured). Nothing in it is
+records.json where kept (`fairyzero balance --records` of the run's recorded self-play games),
+its half-budget.toml where kept (the manifest of the run's checkpoint at half the training time,
+measured against the material bot) and every BOTS_DIR/ENTRY/manifest.toml (how the bot trained, how strong it measured). Nothing in it is
 typed by hand; scripts/study.sh runs it, and the ctest `scripts.study_tables` checks that
 docs/STUDY.md is what it writes.
 
@@ -55,7 +56,7 @@ def load_entries(study_dir, bots_dir):
     be played shows its training and strength (its columns are empty)."""
     entries = {}
     names = (listed(study_dir, "balance.json") | listed(study_dir, "records.json")
-             | listed(bots_dir, "manifest.toml"))
+             | listed(study_dir, "half-budget.toml") | listed(bots_dir, "manifest.toml"))
     for name in sorted(names):
         path = os.path.join(study_dir, name, "balance.json")
         report = {"columns": []}
@@ -75,8 +76,14 @@ def load_entries(study_dir, bots_dir):
         if os.path.isfile(records_path):
             with open(records_path) as f:
                 records = json.load(f)["columns"][0]
+        # The half-way checkpoint's manifest: what the second half of the budget bought.
+        half_path = os.path.join(study_dir, name, "half-budget.toml")
+        half = None
+        if os.path.isfile(half_path):
+            with open(half_path, "rb") as f:
+                half = tomllib.load(f)
         entries[name] = {"columns": report["columns"], "manifest": manifest, "size": size,
-                         "records": records}
+                         "records": records, "half": half}
     rank = {name: i for i, name in enumerate(ORDER)}
     return dict(sorted(entries.items(), key=lambda kv: (rank.get(kv[0], len(ORDER)), kv[0])))
 
@@ -266,14 +273,134 @@ def chess_lines(entries):
             f"{ALPHAZERO_CHESS['white_score']:.3f}."]
 
 
+# The strength against the material bot from which an entry's balance figures stop describing
+# play weaker than a one-ply material count: +100 Elo (a 64% score), whose 95% interval over the
+# study's 100 games (about ±60 Elo there) lies clear of zero.
+SETTLED_ELO = 100
+
+# How the training budget that would settle an entry is projected, said once above the figures.
+BUDGET_METHOD = (
+    "Each run's checkpoint of half its training time (the one written nearest half-way) met "
+    "the material bot in the same match as the finished bot (scripts/study.sh, "
+    "docs/study/ENTRY/half-budget.toml). The Elo gained over the second half, divided by the "
+    "doublings of training time between them, is the gain per doubling; the entries' gains are "
+    "pooled by inverse-variance weights (a fixed-effect mean: the variants differ, so read it "
+    "as the study's typical gain). The budget that would settle an entry is the time at which "
+    f"that gain would bring it to {SETTLED_ELO:+d} Elo against the material bot (a 64% score), "
+    "assuming Elo keeps growing linearly in the logarithm of training compute, as Jones "
+    "(\"Scaling Scaling Laws with Board Games\", 2021) measured for AlphaZero-style training "
+    "until a plateau set by the network's size. The study preset's 4-block network may reach "
+    "that plateau first; the `gpu` preset's 10-block network on a GPU is then the route.")
+
+
+def elo(match):
+    return {"value": match["elo"], "low": match["elo_low"], "high": match["elo_high"]}
+
+
+def material_match(manifest):
+    return next((m for m in (manifest or {}).get("strength", [])
+                 if m["opponent"] == "material"), None)
+
+
+def budget_gains(entries):
+    """Per entry with a half-budget checkpoint, both measured against the material bot with a
+    score the logistic Elo can place (neither 0 nor 1): the Elo gained and the gain per
+    doubling of the training minutes."""
+    rows = []
+    for name, e in entries.items():
+        half, full = material_match(e.get("half")), material_match(e["manifest"])
+        if not (half and full and 0 < half["score"] < 1 and 0 < full["score"] < 1):
+            continue
+        minutes_half = e["half"]["training"]["minutes"]
+        minutes_full = e["manifest"]["training"]["minutes"]
+        if not 0 < minutes_half < minutes_full:
+            continue
+        gained = difference(elo(full), elo(half))
+        doublings = math.log2(minutes_full / minutes_half)
+        rows.append({"name": name, "half": e["half"], "full": e["manifest"], "gained": gained,
+                     "per_doubling": {k: v / doublings for k, v in gained.items()}})
+    return rows
+
+
+def pooled_gain(rows):
+    """The inverse-variance weighted mean of the gains per doubling, with its 95% interval."""
+    if not rows:
+        return None
+    weights = [(2 * Z / (r["per_doubling"]["high"] - r["per_doubling"]["low"])) ** 2 for r in rows]
+    mean = sum(w * r["per_doubling"]["value"] for w, r in zip(weights, rows)) / sum(weights)
+    half = Z / math.sqrt(sum(weights))
+    return {"value": mean, "low": mean - half, "high": mean + half}
+
+
+def minutes_to_settle(minutes, elo_now, gain_per_doubling):
+    if elo_now >= SETTLED_ELO:
+        return minutes
+    if gain_per_doubling <= 0:
+        return math.inf
+    return minutes * 2 ** ((SETTLED_ELO - elo_now) / gain_per_doubling)
+
+
+def duration(minutes):
+    if math.isinf(minutes):
+        return "no bound"
+    if minutes < 120:
+        return f"{minutes:.0f} min"
+    if minutes < 72 * 60:
+        return f"{minutes / 60:.0f} h"
+    return f"{minutes / 1440:.0f} days"
+
+
+def settle_text(manifest, gain):
+    """The training that would bring a bot to SETTLED_ELO against the material bot, at the pooled
+    gain per doubling (the interval from the gain's)."""
+    match, minutes = material_match(manifest), (manifest or {}).get("training", {}).get("minutes")
+    if not (gain and match and minutes) or gain["low"] <= 0:
+        return ""
+    need = [minutes_to_settle(minutes, match["elo"], g)
+            for g in (gain["value"], gain["high"], gain["low"])]
+    return (f" At the study's {gain['value']:+.0f} Elo per doubling of training time, about "
+            f"{duration(need[0])} [{duration(need[1])}, {duration(need[2])}] of training on "
+            f"its machine would bring it to {SETTLED_ELO:+d} against the material bot.")
+
+
+def budget_lines(entries):
+    rows = budget_gains(entries)
+    if not rows:
+        return ["No entry has a half-budget measurement that Elo can place yet (scripts/study.sh "
+                "plays one; a score of 0 or 1 has no Elo)."]
+
+    def cell(manifest):
+        m = material_match(manifest)
+        return (f"{manifest['training']['minutes']:.0f} min, gen {manifest['generation']}, "
+                f"{100 * m['score']:.1f}%, {m['elo']:+.0f} [{m['elo_low']:+.0f}, "
+                f"{m['elo_high']:+.0f}]")
+    lines = [BUDGET_METHOD, "",
+             "| entry | half the budget: minutes, generation, against material | the whole "
+             "budget | Elo gained | per doubling of training time |",
+             "| --- | --- | --- | --- | --- |"]
+    for r in rows:
+        lines.append(f"| {r['name']} | {cell(r['half'])} | {cell(r['full'])} | "
+                     f"{est(r['gained'], 0, signed=True)} | "
+                     f"{est(r['per_doubling'], 0, signed=True)} |")
+    gain = pooled_gain(rows)
+    reading = ("more training measurably helps" if gain["low"] > 0 else
+               "the second half of the budget bought no strength this study can detect, so no "
+               "budget can be projected from it")
+    over = f"{len(rows)} entries" if len(rows) > 1 else "1 entry"
+    return lines + ["", f"Pooled over {over}: {est(gain, 0, signed=True)} Elo "
+                    f"against the material bot per doubling of training time: {reading}."]
+
+
 def weakness_lines(entries):
     lines = []
+    gain = pooled_gain(budget_gains(entries))
     for name, e in entries.items():
         for m in (e["manifest"] or {}).get("strength", []):
             if m["opponent"] == "material" and m["elo_low"] <= 0:
                 lines.append(f"- {name}: not shown stronger than the material bot "
                              f"({m['elo']:+.0f} [{m['elo_low']:+.0f}, {m['elo_high']:+.0f}]): its "
-                             "balance figures describe weak play, not the game.")
+                             "balance figures describe weak play, not the game."
+                             + settle_text(e["manifest"], gain))
         if not e["columns"]:
             lines.append(f"- {name}: no balance report yet.")
             continue
@@ -302,8 +429,9 @@ def weakness_lines(entries):
 def document(entries):
     out = ["# The variant study", "",
            "Generated by `scripts/study_tables.py docs/study bots` from the kept reports "
-           "(docs/study/ENTRY/balance.json, bots/ENTRY/manifest.toml); `scripts/study.sh` "
-           "trains, measures and plays them. Do not edit by hand. Intervals are 95%; the "
+           "(docs/study/ENTRY/balance.json, records.json and half-budget.toml; "
+           "bots/ENTRY/manifest.toml); `scripts/study.sh` trains, measures and plays them. "
+           "Do not edit by hand. Intervals are 95%; the "
            "definitions are docs/BALANCE.md's and docs/ARENA.md's.", ""]
     if not entries:
         return "\n".join(out + ["No entry has been played yet: run `scripts/study.sh`.", ""])
@@ -317,6 +445,7 @@ def document(entries):
         ("Very Heavy Chess: the compound pieces",
          piece_values_lines(entries, only=lambda n: n == "very-heavy-chess")),
         ("Chess, the reference", chess_lines(entries)),
+        ("What more training buys", budget_lines(entries)),
         ("Where the play is too weak for a conclusion", weakness_lines(entries)),
     ]
     for title, lines in sections:

@@ -33,7 +33,11 @@ for ((i = 0; i < ${#args[@]}; i++)); do
   [[ ${args[i]} == --out ]] && out=${args[i + 1]}
 done
 case $command in
-  train) mkdir -p "$out/checkpoints" && touch "$out/checkpoints/gen-0003.pt" ;;
+  train)  # four checkpoints, written 0, 5, 16 and 30 minutes into the run
+    mkdir -p "$out/checkpoints"
+    for g in 0:30 1:25 2:14 3:0; do
+      touch -d "-${g#*:} minutes" "$out/checkpoints/gen-000${g%%:*}.pt"
+    done ;;
   selfplay) ;;
   export)
     mkdir -p "$out"
@@ -60,13 +64,21 @@ for step in "train commedia" "arena commedia" "balance commedia"; do
     [[ $call == *"$options"* ]] || fail "'$call' does not play the entry's options"
   done < <(grep "^$step " "$work/calls")
 done
-(($(grep -c "^arena commedia " "$work/calls") == 2)) || fail "not two arena matches for commedia"
+(($(grep -c "^arena commedia " "$work/calls") == 3)) || fail "not three arena matches for commedia"
 grep -q "^arena commedia .*bots/commedia-stepping-true material" "$work/calls" ||
   fail "the entry is not named VARIANT-VALUE..."
+# The checkpoint nearest half the training time (16 of 30 minutes) meets the material bot, and
+# its manifest is kept beside the reports.
+half_run=$RUNS/commedia-stepping-true
+grep -q "^export $half_run --checkpoint .*/gen-0002.pt --out $half_run-half" "$work/calls" || fail "the half-budget bot is not gen-0002"
+grep -q "^arena commedia .*$RUNS/commedia-stepping-true-half material" "$work/calls" ||
+  fail "no half-budget match against the material bot"
+[[ -f $work/tree/docs/study/commedia-stepping-true/half-budget.toml ]] ||
+  fail "the half-budget manifest is not kept in docs/study"
 # A plain entry gets no options, and chess meets Fairy-Stockfish too.
 if grep -E "^(train|arena|balance) chess " "$work/calls" | grep -q -- "--set"; then
   fail "a plain entry got options"
 fi
 grep -q "^arena chess bots/chess uci:/bin/true" "$work/calls" || fail "no Fairy-Stockfish match for chess"
 grep -q "wrote docs/STUDY.md" "$work/log" || fail "STUDY.md was not regenerated"
-echo "study.sh passes an entry's options to every step"
+echo "study.sh passes an entry's options to every step and measures the half-budget checkpoint"

@@ -5,6 +5,7 @@ recomputed here from the JSON), and
 docs/STUDY.md is exactly what the script makes of docs/study/ and bots/ (so it is never typed
 by hand or left stale)."""
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -122,6 +123,67 @@ def decided_in_the_opening_checks():
     check(named in repeated, "an opening the bot keeps choosing is named")
 
 
+def read_toml(path):
+    import tomllib
+    with open(path, "rb") as f:
+        return tomllib.load(f)
+
+
+def material(manifest):
+    return next(m for m in manifest["strength"] if m["opponent"] == "material")
+
+
+def budget_checks():
+    """The half-budget checkpoint's row: the Elo gained over the second half of the training
+    time, divided by its doublings; pooled, that gain projects the training that would bring a
+    bot weaker than the material bot to +100 against it, and says so when it cannot."""
+    Z = 1.959964
+    text = generate(os.path.join(FIXTURE, "study"), os.path.join(FIXTURE, "bots"))
+    half = read_toml(os.path.join(FIXTURE, "study", "isis", "half-budget.toml"))
+    full = read_toml(os.path.join(FIXTURE, "bots", "isis", "manifest.toml"))
+    h, f = material(half), material(full)
+    width = ((h["elo_high"] - h["elo_low"]) ** 2 + (f["elo_high"] - f["elo_low"]) ** 2) ** 0.5 / 2
+    gained = f["elo"] - h["elo"]
+    doublings = math.log2(full["training"]["minutes"] / half["training"]["minutes"])
+    per = (gained / doublings, (gained - width) / doublings, (gained + width) / doublings)
+    check(f"| +{gained:.0f} [+{gained - width:.0f}, +{gained + width:.0f}] | "
+          f"+{per[0]:.0f} [+{per[1]:.0f}, +{per[2]:.0f}] |" in text,
+          "the Elo gained over the second half and per doubling of training time")
+    check(f"Pooled over 1 entry: +{per[0]:.0f} [+{per[1]:.0f}, +{per[2]:.0f}]" in text,
+          "one entry's pooled gain is its own")
+
+    def with_elos(full_elo, half_elo):
+        """The fixture with the whole-budget and half-budget bots at these Elo (intervals
+        moved with them)."""
+        with tempfile.TemporaryDirectory() as tmp:
+            shutil.copytree(os.path.join(FIXTURE, "study"), os.path.join(tmp, "study"))
+            shutil.copytree(os.path.join(FIXTURE, "bots"), os.path.join(tmp, "bots"))
+            files = ((os.path.join(tmp, "bots", "isis", "manifest.toml"), f, full_elo),
+                     (os.path.join(tmp, "study", "isis", "half-budget.toml"), h, half_elo))
+            for path, m, value in files:
+                with open(path) as file:
+                    body = file.read()
+                for key in ("elo", "elo_low", "elo_high"):
+                    body = body.replace(f"{key} = {m[key]}", f"{key} = {m[key] - m['elo'] + value}")
+                with open(path, "w") as file:
+                    file.write(body)
+            return generate(os.path.join(tmp, "study"), os.path.join(tmp, "bots"))
+
+    # Weak now, far weaker at half the budget: a projection, its range from the gain's interval.
+    projected = with_elos(-50.0, -400.0)
+    gain = 350.0 / doublings
+    need = [30.0 * 2 ** (150.0 / g) for g in (gain, (350 + width) / doublings,
+                                              (350 - width) / doublings)]
+    check(f"about {need[0]:.0f} min [{need[1]:.0f} min, {need[2]:.0f} min] of training on its "
+          "machine would bring it to +100 against the material bot" in projected,
+          "the budget that would settle a weak bot")
+    # A second half that bought nothing measurable projects nothing.
+    flat = with_elos(-50.0, -70.0)
+    check("bought no strength this study can detect" in flat
+          and "of training on its machine" not in flat,
+          "no projection from a gain whose interval reaches zero")
+
+
 def committed_document_is_current():
     expected = generate(os.path.join(ROOT, "docs", "study"), os.path.join(ROOT, "bots"))
     with open(os.path.join(ROOT, "docs", "STUDY.md")) as f:
@@ -133,6 +195,7 @@ def committed_document_is_current():
 fixture_checks()
 bot_without_report_checks()
 decided_in_the_opening_checks()
+budget_checks()
 committed_document_is_current()
 for failure in failures:
     print("FAILED:", failure)
