@@ -182,6 +182,7 @@ json WebGame::search(int seat, const SearchRequest& request, bool play) {
   limits.lines = std::clamp(request.lines, 1, 16);
   {
     std::lock_guard lock(search_mutex_);
+    if (closed_) throw WebError(503, "the server is shutting down; the bot did not search");
     running_ = &search;
   }
   SearchResult result;
@@ -215,6 +216,12 @@ bool WebGame::stop() {
   if (!running_) return false;
   running_->stop();
   return true;
+}
+
+void WebGame::close() {
+  std::lock_guard lock(search_mutex_);
+  closed_ = true;
+  if (running_) running_->stop();
 }
 
 json WebGame::undo() {
@@ -282,6 +289,7 @@ std::string WebGames::create(const json& request) {
   }
   auto game = std::make_shared<WebGame>(find_variant(name), fen, seats, bots_dir_, runs_dir_);
   std::lock_guard lock(mutex_);
+  if (closed_) throw WebError(503, "the server is shutting down");
   if (games_.size() >= max_games_) games_.erase(games_.begin());  // the oldest goes
   const long long id = next_id_++;
   games_[id] = std::move(game);
@@ -298,9 +306,10 @@ std::shared_ptr<WebGame> WebGames::find(const std::string& id) const {
   return it->second;
 }
 
-void WebGames::stop_all() {
+void WebGames::close_all() {
   std::lock_guard lock(mutex_);
-  for (auto& [id, game] : games_) game->stop();
+  closed_ = true;
+  for (auto& [id, game] : games_) game->close();
 }
 
 }  // namespace fairyzero

@@ -18,7 +18,8 @@
 namespace fairyzero {
 
 // A request the board cannot honour: the message says why, for a 4xx answer. `status` is the
-// HTTP status: 400 bad input, 404 no such thing, 409 the game is busy or changed.
+// HTTP status: 400 bad input, 404 no such thing, 409 the game is busy or changed, 503 the server
+// is shutting down.
 class WebError : public UserError {
  public:
   WebError(int status, const std::string& message) : UserError(message), status_(status) {}
@@ -61,6 +62,9 @@ class WebGame {
   nlohmann::json analyse(const SearchRequest& request);
   // Stops the running search, which answers with what it has; false when none runs.
   bool stop();
+  // Stops the running search and refuses every later one (503): the server is shutting down, and
+  // a search whose request was already under way must not start after the stop and hold it.
+  void close();
   nlohmann::json undo();
   // The seat (its team) gives up: the game ends, the other team wins.
   nlohmann::json resign(int seat);
@@ -86,6 +90,7 @@ class WebGame {
   bool searching_ = false;  // guarded too
   std::mutex search_mutex_;
   Search* running_ = nullptr;  // guarded by search_mutex_, for stop()
+  bool closed_ = false;        // guarded by search_mutex_
 };
 
 class WebGames {
@@ -96,8 +101,8 @@ class WebGames {
   std::string create(const nlohmann::json& request);
   // Throws WebError(404).
   std::shared_ptr<WebGame> find(const std::string& id) const;
-  // Stops every running bot search (the server is shutting down).
-  void stop_all();
+  // The server is shutting down: closes every game (see WebGame::close) and refuses new ones.
+  void close_all();
 
  private:
   std::string bots_dir_, runs_dir_;
@@ -105,6 +110,7 @@ class WebGames {
   mutable std::mutex mutex_;
   std::map<long long, std::shared_ptr<WebGame>> games_;  // by id: the first is the oldest
   long long next_id_ = 1;
+  bool closed_ = false;  // guarded by mutex_
 };
 
 }  // namespace fairyzero

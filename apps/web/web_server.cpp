@@ -206,7 +206,7 @@ int WebServer::bind() {
 void WebServer::serve() { impl_->server.listen_after_bind(); }
 
 void WebServer::stop() {
-  impl_->games.stop_all();  // a thinking bot would hold its request's thread
+  impl_->games.close_all();  // a thinking bot would hold its request's thread
   if (impl_->server.is_running()) impl_->server.stop();
 }
 

@@ -165,6 +165,29 @@ TEST(WebApi, ShuttingDownStopsAThinkingBot) {
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), 30);
 }
 
+// A bot request already under way when the server shuts down must not start its search after the
+// stop (it would hold the shutdown for its whole time): a closed game refuses to search, and a
+// closed table refuses new games. CI saw the race as a 60 s shutdown on a loaded machine.
+TEST(WebGames, AClosedGameRefusesASearchThatStartsAfterTheStop) {
+  WebGames games("", "", 4);
+  const std::string id = games.create({{"variant", "chess"}, {"seats", {"uniform", "uniform"}}});
+  std::shared_ptr<WebGame> game = games.find(id);
+  games.close_all();
+  try {
+    game->bot_move({.seconds = 20});
+    ADD_FAILURE() << "a closed game searched and played";
+  } catch (const WebError& e) {
+    EXPECT_EQ(e.status(), 503) << e.what();
+  }
+  EXPECT_FALSE(game->state()["searching"].get<bool>());
+  try {
+    games.create({{"variant", "chess"}});
+    ADD_FAILURE() << "a closed table took a new game";
+  } catch (const WebError& e) {
+    EXPECT_EQ(e.status(), 503) << e.what();
+  }
+}
+
 // A full table lets the oldest game go.
 TEST(WebGames, TheOldestGameGoesWhenTheTableIsFull) {
   WebGames games("", "", 2);
