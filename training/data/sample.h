@@ -1,6 +1,6 @@
 // Training samples: what self-play records for one searched position, and the dense batches
 // the trainer consumes. No HDF5 or torch here; the file format is in sample_store.h and
-// docs/FORMAT.md.
+// docs/FORMAT.md, the window over a folder of files in sample_window.h.
 #pragma once
 
 #include <array>

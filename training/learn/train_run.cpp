@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <future>
 #include <iomanip>
 #include <mutex>
@@ -23,8 +22,10 @@
 #include "training/cluster/lease.h"
 #include "training/cluster/run_files.h"
 #include "training/data/sample_store.h"
+#include "training/data/sample_window.h"
 #include "training/learn/generation_player.h"
 #include "training/learn/run_clock.h"
+#include "training/learn/run_csv.h"
 #include "training/learn/trainer.h"
 #include "training/learn/trainer_group.h"
 #include "training/learn/validation.h"
@@ -48,46 +49,42 @@ void write_file_atomically(const std::string& path, const std::string& text) {
   }
 }
 
-// Keeps the header and the rows whose first column (the generation) is below `limit`: rows of
-// an interrupted generation are dropped before it is redone.
-void truncate_csv(const std::string& path, int limit) {
-  std::ifstream in(path);
-  if (!in) return;
-  std::string line, kept;
-  bool header = true;
-  while (std::getline(in, line)) {
-    if (header || std::stoi(line.substr(0, line.find(','))) < limit) kept += line + "\n";
-    header = false;
-  }
-  in.close();
-  write_file_atomically(path, kept);
-}
-
-void append_csv(const std::string& path, const std::string& header, const std::string& row) {
-  bool fresh = !fs::exists(path);
-  std::ofstream out(path, std::ios::app);
-  if (fresh) out << header << "\n";
-  out << row << "\n";
-  if (!out.flush()) throw RunError("cannot append to " + path);
-}
-
-// The column `column` of the row of `generation` in a CSV file; "" when there is none.
-std::string csv_field(const std::string& path, int generation, int column) {
-  std::ifstream in(path);
-  std::string line, found;
-  std::getline(in, line);  // header
-  while (std::getline(in, line)) {
-    std::vector<std::string> fields;
-    std::stringstream split(line);
-    for (std::string f; std::getline(split, f, ',');) fields.push_back(f);
-    if (fields.size() > static_cast<size_t>(column) && std::stoi(fields[0]) == generation)
-      found = fields[column];
-  }
-  return found;
-}
-
 constexpr const char* kExternalHeader =
     "generation,published_samples,new_samples,files,waited_seconds";
+
+// Rank 0's choice of window for a generation (its capacity, then its files, a line each), which
+// the other ranks of a data-parallel trainer take so that all train on the same samples.
+std::string window_choice(const SampleWindow& window) {
+  std::string text = std::to_string(window.capacity()) + "\n";
+  for (const std::string& file : window.files()) text += file + "\n";
+  return text;
+}
+
+void take_window_choice(SampleWindow& window, const std::string& choice) {
+  std::stringstream lines(choice);
+  std::string capacity;
+  std::getline(lines, capacity);
+  window.set_capacity(std::stoll(capacity));
+  std::vector<std::string> files;
+  for (std::string file; std::getline(lines, file);) files.push_back(file);
+  window.refresh_from(files);
+}
+
+// The log line of a finished generation: window, the last training chunk's metrics, the
+// validation summary, time taken and the ETA.
+std::string generation_progress(int generation, int generations, int64_t window_samples,
+                                const std::vector<TrainingMetrics>& rows,
+                                const std::string& validation, double seconds, double eta) {
+  std::ostringstream line;
+  line << std::fixed << std::setprecision(3) << "generation " << generation + 1 << "/"
+       << generations << ": window " << window_samples << " samples";
+  if (!rows.empty())
+    line << ", policy loss " << rows.back().policy_loss << ", value loss " << rows.back().value_loss
+         << ", value accuracy " << std::setprecision(2) << rows.back().value_accuracy << ", "
+         << std::setprecision(0) << rows.back().samples_per_second << " samples/s";
+  line << validation << ", " << format_seconds(seconds) << ", ETA " << format_seconds(eta);
+  return line.str();
+}
 
 }  // namespace
 
@@ -277,7 +274,7 @@ std::string TrainingRun::wait_for_samples(int generation, SampleWindow& window,
   const TrainConfig& c = config_;
   // Samples published when the previous generation began training: those since are new. A
   // restarted trainer reads it back from external.csv.
-  const std::string before = csv_field(path("external.csv"), generation - 1, 1);
+  const std::string before = generation_field(path("external.csv"), generation - 1, 1);
   const int64_t baseline = before.empty() ? 0 : std::stoll(before);
   const int64_t needed = external_samples_per_generation(c);
   const double started = now_seconds();
@@ -507,19 +504,10 @@ void TrainingRun::run(const std::function<void(const std::string&)>& raw_log,
         append_csv(path("external.csv"), kExternalHeader, row);
         grow_window(window);
         // The other ranks train on the very files (and capacity) rank 0 chose.
-        if (group && group->world_size() > 1) {
-          std::string files = std::to_string(window.capacity()) + "\n";
-          for (const std::string& file : window.files()) files += file + "\n";
-          group->publish(name + "-files", files);
-        }
+        if (group && group->world_size() > 1)
+          group->publish(name + "-files", window_choice(window));
       } else {
-        std::vector<std::string> files;
-        std::stringstream lines(group->await(name + "-files"));
-        std::string capacity;
-        std::getline(lines, capacity);
-        window.set_capacity(std::stoll(capacity));
-        for (std::string file; std::getline(lines, file);) files.push_back(file);
-        window.refresh_from(files);
+        take_window_choice(window, group->await(name + "-files"));
       }
     } else {
       wait_for_games();
@@ -570,21 +558,9 @@ void TrainingRun::run(const std::function<void(const std::string&)>& raw_log,
           [&](int batch) { return window.sample_batch(batch, rng, seat); }, steps);
       for (const TrainingMetrics& m : agent_rows) {
         if (!leader) break;
-        std::ostringstream row;
-        row << generation << "," << m.step << "," << m.learning_rate << "," << m.policy_loss << ","
-            << m.value_loss << "," << m.total_loss << "," << m.policy_entropy << ","
-            << m.value_accuracy << "," << m.samples_per_second;
-        if (per_seat) row << "," << names[a];
-        // Last, so that a run resumed from before the column existed keeps its columns.
-        row << "," << m.moves_left_loss;
-        // A run's network keeps its heads, so its files keep their columns.
-        if (c.network.soft_policy) row << "," << m.soft_policy_loss;
-        append_csv(path("training.csv"),
-                   std::string("generation,step,learning_rate,policy_loss,value_loss,total_loss,"
-                               "policy_entropy,value_accuracy,samples_per_second") +
-                       (per_seat ? ",seat" : "") + ",moves_left_loss" +
-                       (c.network.soft_policy ? ",soft_policy_loss" : ""),
-                   row.str());
+        append_csv(
+            path("training.csv"), training_csv_header(per_seat, c.network.soft_policy),
+            training_csv_row(generation, m, per_seat ? names[a] : "", c.network.soft_policy));
       }
       rows.insert(rows.end(), agent_rows.begin(), agent_rows.end());
     }
@@ -603,19 +579,10 @@ void TrainingRun::run(const std::function<void(const std::string&)>& raw_log,
     if (budget > 0) follow_the_clock();
     const double elapsed = now_seconds() - started;
     const int done = generation + 1 - first;
-    std::ostringstream line;
-    line << std::fixed << std::setprecision(3) << "generation " << generation + 1 << "/"
-         << c.run.generations << ": window " << window.size() << " samples";
-    if (!rows.empty())
-      line << ", policy loss " << rows.back().policy_loss << ", value loss "
-           << rows.back().value_loss << ", value accuracy " << std::setprecision(2)
-           << rows.back().value_accuracy << ", " << std::setprecision(0)
-           << rows.back().samples_per_second << " samples/s";
     double eta = elapsed / done * (c.run.generations - generation - 1);
     if (budget > 0) eta = std::min(eta, std::max(0.0, budget - spent));
-    line << validation << ", " << format_seconds(now_seconds() - generation_start) << ", ETA "
-         << format_seconds(eta);
-    log(line.str());
+    log(generation_progress(generation, c.run.generations, window.size(), rows, validation,
+                            now_seconds() - generation_start, eta));
     if (leader) plot();
   }
   wait_for_games();

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <functional>
 
-#include "training/data/sample_store.h"
+#include "training/data/sample_window.h"
 #include "training/learn/trainer.h"
 
 namespace fairyzero {

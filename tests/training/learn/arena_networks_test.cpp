@@ -74,7 +74,7 @@ TEST(Arena, AFourSeatBotPlaysATeamAndItsMatchEntersTheManifest) {
   expect_recorded(config, result);
 
   const BotBundle bot =
-      export_bot(run, dir / "bot", std::nullopt, {.strength_dirs = {dir / "match"}});
+      export_bot(run, dir / "bot", std::nullopt, {.strength_dirs = {dir / "match"}, .machine = ""});
   ASSERT_EQ(bot.manifest.strength.size(), 1u);
   const BotStrength& match = bot.manifest.strength[0];
   EXPECT_EQ(match.opponent, "material");

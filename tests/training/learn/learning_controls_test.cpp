@@ -12,6 +12,7 @@
 #include "core/variant_loader.h"
 #include "nn/checkpoint.h"
 #include "training/data/sample_store.h"
+#include "training/data/sample_window.h"
 #include "training/learn/train_run.h"
 #include "training/learn/validation.h"
 

@@ -13,6 +13,7 @@
 #include "nn/checkpoint.h"
 #include "tests/support/files.h"
 #include "training/data/sample_store.h"
+#include "training/data/sample_window.h"
 #include "training/learn/bot_export.h"
 #include "training/learn/train_run.h"
 #include "training/learn/trainer.h"
