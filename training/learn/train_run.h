@@ -62,6 +62,7 @@ class TrainingRun {
 
   const TrainConfig& config() const { return config_; }
   const VariantPtr& variant() const { return variant_; }
+  const std::string& dir() const { return dir_; }
   // Replaces the run's settings (RUN_DIR/config.toml, rewritten atomically) with `config`, which
   // may differ from the stored one only in settings that can change mid-run (see
   // settings_changed_mid_run); otherwise throws RunError naming each refused key and
@@ -83,33 +84,15 @@ class TrainingRun {
   std::string path(const std::string& name) const;
 
  private:
+  friend class GenerationLoop;  // the generation loop of run(), in its own file
   // Draws RUN_DIR/learning_curves.png with scripts/plot_learning.py; a failure is only reported.
   void plot() const;
-  // A copy of the trainer's network as an evaluator on the run's device.
-  std::shared_ptr<Evaluator> snapshot(const class Trainer& trainer) const;
   // Plays a generation's games with `networks` (one per agent) of generation
   // `network_generation` and, with league play, earlier ones; writes its samples (which name the
   // newest network), games and selfplay.csv row.
   void self_play_generation(int generation, const std::vector<std::shared_ptr<Evaluator>>& networks,
                             int network_generation,
                             const std::function<void(const std::string&)>& log);
-  // Measures each agent on the held-out games (validation/), writes validation.csv rows for
-  // `generation` beside the means of its training `rows`, and returns a summary for the log.
-  std::string validate_generation(int generation,
-                                  const std::vector<std::unique_ptr<class Trainer>>& trainers,
-                                  const std::vector<struct TrainingMetrics>& rows);
-  // External self-play: waits until the workers have published enough samples for generation
-  // `generation`'s training (window.reuse) and refreshes `window`; sets `new_samples` to those
-  // that came and returns the row for external.csv. Rank 0 only.
-  std::string wait_for_samples(int generation, class SampleWindow& window,
-                               const TrainingOptions& options, int64_t& new_samples,
-                               const std::function<void(const std::string&)>& log);
-
-  // Loads every agent's newest good checkpoint into `trainers`; a damaged one is renamed
-  // gen-NNNN*.pt.damaged with a warning and the generation before it used. Returns the
-  // generation loaded, or -1 when none is left (a new start).
-  int load_newest_good(const std::vector<std::unique_ptr<class Trainer>>& trainers,
-                       const std::function<void(const std::string&)>& log);
 
   std::string dir_;
   TrainConfig config_;
