@@ -154,6 +154,22 @@ bool is_draw(const BalanceGame& game) {
                      [&](double s) { return s == game.team_score.front(); });
 }
 
+Miniatures miniatures(const BalanceSetup& setup, std::span<const BalanceGame> games, int plies) {
+  Miniatures m;
+  m.plies = plies;
+  std::vector<BalanceGame> longer;
+  for (const BalanceGame& g : games) {
+    if (g.plies <= plies && !is_draw(g))
+      ++m.games;
+    else
+      longer.push_back(g);
+  }
+  m.share = wilson_interval(m.games, static_cast<int>(games.size()));
+  m.longer_games = static_cast<int>(longer.size());
+  m.longer_advantage = first_move_advantage(setup, longer);
+  return m;
+}
+
 DrawRate draw_rate(std::span<const BalanceGame> games) {
   DrawRate d;
   d.games = static_cast<int>(games.size());
@@ -337,6 +353,7 @@ BalanceStats balance_stats(const BalanceSetup& setup, std::span<const BalanceGam
   s.seats = seat_scores(setup, games);
   s.teams = team_scores(setup, games);
   s.first_move_advantage = first_move_advantage(setup, games);
+  s.miniatures = miniatures(setup, games);
   s.draws = draw_rate(games);
   s.terminations = terminations(games);
   s.length = length_stats(games);

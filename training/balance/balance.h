@@ -87,6 +87,20 @@ Estimate first_move_advantage(const BalanceSetup& setup, std::span<const Balance
 
 // A game is drawn when every seat's team score is the same.
 bool is_draw(const BalanceGame& game);
+
+// Games decided within `plies` plies (ten moves a side by default). Weak bots fall into the same
+// opening trap again and again, and those few-move wins can carry a whole first-move advantage;
+// the advantage over the other games says how much of it the rest of the game holds.
+constexpr int kMiniaturePlies = 20;
+struct Miniatures {
+  int plies = kMiniaturePlies;
+  int games = 0;              // decided within `plies`
+  Estimate share;             // of all games (Wilson interval)
+  int longer_games = 0;       // every other game, drawn ones included
+  Estimate longer_advantage;  // first-move advantage over those
+};
+Miniatures miniatures(const BalanceSetup& setup, std::span<const BalanceGame> games,
+                      int plies = kMiniaturePlies);
 struct DrawRate {
   int draws = 0, games = 0;
   Estimate rate;  // Wilson interval
@@ -209,6 +223,7 @@ struct BalanceStats {
   std::vector<SeatScore> seats;
   std::vector<TeamScore> teams;
   Estimate first_move_advantage;
+  Miniatures miniatures;
   DrawRate draws;
   std::vector<TerminationShare> terminations;
   LengthStats length;

@@ -54,6 +54,15 @@ void summary_section(Document& d, const std::vector<BalanceColumn>& columns) {
        row(columns, "games", [](const BalanceColumn& c) { return std::to_string(c.stats.games); }),
        row(columns, "first-move advantage",
            [](const BalanceColumn& c) { return signed_interval(c.stats.first_move_advantage); }),
+       row(columns, "decided within " + std::to_string(kMiniaturePlies) + " plies",
+           [](const BalanceColumn& c) {
+             return std::to_string(c.stats.miniatures.games) + " (" +
+                    percent(c.stats.miniatures.share.value) + ")";
+           }),
+       row(columns, "first-move advantage in the longer games",
+           [](const BalanceColumn& c) {
+             return signed_interval(c.stats.miniatures.longer_advantage);
+           }),
        row(columns, "draw rate",
            [](const BalanceColumn& c) { return interval(c.stats.draws.rate); }),
        row(columns, "mean length (plies)",
@@ -421,6 +430,12 @@ Json column_json(const BalanceColumn& c) {
                            return Json{{"team", t.team}, {"score", estimate(t.score)}};
                          })},
           {"first_move_advantage", estimate(s.first_move_advantage)},
+          {"miniatures",
+           {{"plies", s.miniatures.plies},
+            {"games", s.miniatures.games},
+            {"share", estimate(s.miniatures.share)},
+            {"longer_games", s.miniatures.longer_games},
+            {"longer_first_move_advantage", estimate(s.miniatures.longer_advantage)}}},
           {"draws", s.draws.draws},
           {"draw_rate", estimate(s.draws.rate)},
           {"terminations", list(s.terminations,

@@ -89,6 +89,28 @@ TEST(BalanceStats, SeatScoresHaveNormalIntervals) {
   EXPECT_EQ(seat_scores(two_seats(), wins)[0].team.high, 1.0);
 }
 
+TEST(BalanceStats, MiniaturesAreDecidedGamesWithinTheirPliesAndTheRestKeepTheirAdvantage) {
+  // Three quick White wins (11, 20 plies), a quick Black win, a quick draw (not decided, so
+  // one of the longer games), and two long games: a Black win and a draw.
+  std::vector<BalanceGame> games{game(1.0, "checkmate", 11),       game(1.0, "checkmate", 11),
+                                 game(1.0, "checkmate", 20),       game(0.0, "checkmate", 12),
+                                 game(0.5, "repetition", 8),       game(0.0, "checkmate", 90),
+                                 game(0.5, "move-count rule", 150)};
+  const Miniatures m = miniatures(two_seats(), games);
+  EXPECT_EQ(m.plies, kMiniaturePlies);
+  EXPECT_EQ(m.games, 4);
+  EXPECT_NEAR(m.share.value, 4.0 / 7, 1e-12);
+  EXPECT_LT(m.share.low, m.share.value);
+  EXPECT_EQ(m.longer_games, 3);
+  // Over the 8-ply draw, the long loss and the long draw: (0 - 0.5 + 0) / 3.
+  EXPECT_NEAR(m.longer_advantage.value, -0.5 / 3, 1e-12);
+  // The column's advantage, (3 - 1 - 1) / 2 / 7 > 0, sits in the quick wins.
+  EXPECT_GT(first_move_advantage(two_seats(), games).value, 0);
+  // A 21-ply win is not a miniature; a shorter bound counts fewer.
+  EXPECT_EQ(miniatures(two_seats(), games, 11).games, 2);
+  EXPECT_EQ(balance_stats(two_seats(), games).miniatures.games, 4);
+}
+
 TEST(BalanceStats, FourSeatsInTwoTeams) {
   BalanceSetup s;
   s.seat_names = {"white-low", "black-low", "white-high", "black-high"};
