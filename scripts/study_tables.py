@@ -3,9 +3,10 @@
 STUDY_DIR/ENTRY/balance.json (a `fairyzero balance` report of the trained bot), its
 records.json where kept (`fairyzero balance --records` of the run's recorded self-play games),
 its half-budget.toml where kept (the manifest of the run's checkpoint at half the training time,
-measured against the material bot) and every BOTS_DIR/ENTRY/manifest.toml (how the bot trained, how strong it measured). Nothing in it is
-typed by hand; scripts/study.sh runs it, and the ctest `scripts.study_tables` checks that
-docs/STUDY.md is what it writes.
+measured against the material bot) and every BOTS_DIR/ENTRY/manifest.toml (how the bot trained,
+how strong it measured) and variant.toml (the rules it plays). Nothing in it is typed by hand;
+scripts/study.sh runs it, and the ctest `scripts.study_tables` checks that docs/STUDY.md is
+what it writes. The Commedia dell'Arte sections are study_commedia.py's.
 
     scripts/study_tables.py STUDY_DIR BOTS_DIR > docs/STUDY.md
 """
@@ -15,11 +16,11 @@ import os
 import sys
 import tomllib
 
-Z = 1.959964
+from study_commedia import ODD_RULES, commedia_forms_lines, commedia_lines
+from study_figures import (REPEATED_OPENING_SHARE, Z, difference, elo, est, match_cell,
+                           material_match, strongest, verdict)
 
 # The study's entries in the order the document shows them (scripts/study.sh plays the same).
-ODD_RULES = ["stepping", "even-leaping", "odd-leaping", "alternate-leaping", "flexi-leaping",
-             "maxi-leaping"]
 RIVERS_TWO = ["isis", "cam", "wey", "coblache", "great-stour"]
 RIVERS_FOUR = ["irwell", "avon", "aire"]
 ORDER = (["chess", "very-heavy-chess"] + [r + d for r in RIVERS_TWO + RIVERS_FOUR
@@ -30,7 +31,6 @@ ORDER = (["chess", "very-heavy-chess"] + [r + d for r in RIVERS_TWO + RIVERS_FOU
 # Mean game length (plies) under which the strongest bot's games are decided in the opening: no
 # chess-like game is judged in under ten moves a side, so such figures speak about the setup.
 DECIDED_IN_THE_OPENING = 20
-REPEATED_OPENING_SHARE = 0.05
 
 # Tomašev et al., "Assessing Game Balance with AlphaZero" (2020), classical chess at their
 # strongest level: the figures the study's chess row is read beside.
@@ -49,6 +49,15 @@ def listed(folder, file):
     if not os.path.isdir(folder):
         return set()
     return {n for n in os.listdir(folder) if os.path.isfile(os.path.join(folder, n, file))}
+
+
+def shipped_odd_rule(bot):
+    """The odd-move rule the bot in BOT plays (its variant.toml, overrides applied), if any."""
+    path = os.path.join(bot, "variant.toml")
+    if not os.path.isfile(path):
+        return None
+    with open(path, "rb") as f:
+        return tomllib.load(f).get("rules", {}).get("odd_rule")
 
 
 def load_entries(study_dir, bots_dir):
@@ -83,56 +92,10 @@ def load_entries(study_dir, bots_dir):
             with open(half_path, "rb") as f:
                 half = tomllib.load(f)
         entries[name] = {"columns": report["columns"], "manifest": manifest, "size": size,
-                         "records": records, "half": half}
+                         "records": records, "half": half,
+                         "odd_rule": shipped_odd_rule(os.path.join(bots_dir, name))}
     rank = {name: i for i, name in enumerate(ORDER)}
     return dict(sorted(entries.items(), key=lambda kv: (rank.get(kv[0], len(ORDER)), kv[0])))
-
-
-def est(e, digits=3, signed=False):
-    if e is None or e.get("value") is None:
-        return "-"
-    f = f"{{:+.{digits}f}}" if signed else f"{{:.{digits}f}}"
-    return f"{f.format(e['value'])} [{f.format(e['low'])}, {f.format(e['high'])}]"
-
-
-def strongest(columns):
-    """The column of the most playouts (strength names end in @N)."""
-    def playouts(c):
-        tail = c["strength"].rsplit("@", 1)[-1]
-        return int(tail) if tail.isdigit() else 0
-    return max(columns, key=playouts)
-
-
-def difference(a, b):
-    """a - b of two independent estimates, the half-widths added in quadrature."""
-    half = math.hypot((a["high"] - a["low"]) / 2, (b["high"] - b["low"]) / 2)
-    d = a["value"] - b["value"]
-    return {"value": d, "low": d - half, "high": d + half}
-
-
-def verdict(d, what, condition="with Deans"):
-    if d["low"] > 0:
-        return f"{what} higher {condition}"
-    if d["high"] < 0:
-        return f"{what} lower {condition}"
-    return f"{what}: no difference this play can detect"
-
-
-def group_mean(estimates):
-    """The mean of independent estimates, its half-width the half-widths added in quadrature
-    over their number."""
-    k = len(estimates)
-    value = sum(e["value"] for e in estimates) / k
-    half = math.sqrt(sum(((e["high"] - e["low"]) / 2) ** 2 for e in estimates)) / k
-    return {"value": value, "low": value - half, "high": value + half}
-
-
-def match_cell(manifest, opponent):
-    for m in (manifest or {}).get("strength", []):
-        if m["opponent"] == opponent or m["opponent"].startswith(opponent):
-            return (f"{100 * m['score']:.1f}% of {m['games']}, "
-                    f"{m['elo']:+.0f} [{m['elo_low']:+.0f}, {m['elo_high']:+.0f}]")
-    return "-"
 
 
 def bots_table(entries):
@@ -256,124 +219,6 @@ def deans_lines(entries):
     return rows
 
 
-# Moves at the start of `commedia` under each odd-move rule (perft depth 1, docs/RULES.md, held
-# by the core perft tests): the first two rules keep the first rank behind the second ("first-rank
-# pieces blocked by second-rank ones"), the other four let it leap out at once.
-START_MOVES = {"stepping": 12, "even-leaping": 12, "odd-leaping": 21, "alternate-leaping": 21,
-               "flexi-leaping": 23, "maxi-leaping": 23}
-DEFAULT_ODD_RULE = "even-leaping"  # "the default form for the established Panda" (A21)
-# A share of games decided within the miniature bound (docs/BALANCE.md) worth a reading of its own.
-MINIATURE_SHARE = 0.10
-# A share of games opened by the same two plies from which the bots' habit is the reading.
-TRAPPED_OPENING_SHARE = 0.25
-
-
-def miniature_cells(c):
-    m = c.get("miniatures")
-    if not m:  # a report from before balance counted them
-        return "-", "-"
-    return (f"{100 * m['share']['value']:.1f}% [{100 * m['share']['low']:.1f}, "
-            f"{100 * m['share']['high']:.1f}]", est(m["longer_first_move_advantage"], signed=True))
-
-
-def commedia_lines(entries):
-    played = [(rule, strongest(entries["commedia-" + rule]["columns"]))
-              for rule in ODD_RULES if entries.get("commedia-" + rule, {}).get("columns")]
-    rows = [f"| odd-move rule | moves at the start | bot against material | first-move advantage "
-            f"| decided within 20 plies | first-move advantage in the longer games | draw rate | "
-            f"mean length | most common ending |",
-            "| --- | ---: | --- | --- | --- | --- | --- | ---: | --- |"]
-    for rule, c in played:
-        ending = c["terminations"][0]["termination"] if c["terminations"] else "-"
-        short, longer = miniature_cells(c)
-        rows.append(f"| {rule} | {START_MOVES[rule]} | "
-                    f"{match_cell(entries['commedia-' + rule]['manifest'], 'material')} | "
-                    f"{est(c['first_move_advantage'], signed=True)} | {short} | {longer} | "
-                    f"{est(c['draw_rate'])} | {c['length']['mean']:.1f} | {ending} |")
-    if len(played) < 2:
-        return rows
-    weaker = [rule for rule, _ in played
-              if (material_match(entries["commedia-" + rule]["manifest"]) or {}).get("elo_high",
-                                                                                     0) < 0]
-    caveat = ([f"{len(weaker)} of these {len(played)} bots measured weaker than the material bot "
-               f"({', '.join(weaker)}): the readings below describe how bots that weak play "
-               "each form, not the forms' balance under strong play."] if weaker else [])
-    return rows + [""] + caveat + ([""] if caveat else []) + commedia_readings(dict(played))
-
-
-def opening_repeated(c):
-    """How often the bots chose their most common 2-ply opening, when they keep choosing it."""
-    openings = next((o for o in c.get("openings") or [] if o["plies"] == 2), None)
-    if not openings or not openings["most_common"]:
-        return ""
-    moves, count = openings["most_common"][0]
-    if count < 2 or count < REPEATED_OPENING_SHARE * c["games"]:
-        return ""
-    if count < TRAPPED_OPENING_SHARE * c["games"]:
-        return f"; its most common opening, {moves}, began {count} of the {c['games']} games"
-    return (f"; {count} of the {c['games']} games began {moves}: the bots walk into the same "
-            "line again and again, so that share says as much about their play as about the form")
-
-
-def rules(columns):
-    return f"{len(columns)} rule" + ("s" if len(columns) != 1 else "")
-
-
-def commedia_readings(columns):
-    """Each rule against the default form, and the rules that hold the first rank back against
-    those that let it leap out, from the strongest columns."""
-    lines = []
-    default = columns.get(DEFAULT_ODD_RULE)
-    for rule, c in columns.items():
-        if default is None or rule == DEFAULT_ODD_RULE:
-            continue
-        fma = difference(c["first_move_advantage"], default["first_move_advantage"])
-        draws = difference(c["draw_rate"], default["draw_rate"])
-        longer = ""
-        if c.get("miniatures") and default.get("miniatures"):
-            d = difference(c["miniatures"]["longer_first_move_advantage"],
-                           default["miniatures"]["longer_first_move_advantage"])
-            longer = (f"; in the games not decided within {c['miniatures']['plies']} plies, "
-                      f"first-move advantage {est(d, signed=True)}: "
-                      f"{verdict(d, 'first-move advantage', 'under ' + rule)}")
-        lines.append(f"- {rule} − {DEFAULT_ODD_RULE} (the default form): first-move advantage "
-                     f"{est(fma, signed=True)}, draw rate {est(draws, signed=True)}: "
-                     f"{verdict(fma, 'first-move advantage', 'under ' + rule)}; "
-                     f"{verdict(draws, 'draw rate', 'under ' + rule)}{longer}.")
-    for rule, c in columns.items():
-        m = c.get("miniatures")
-        if not m or m["share"]["value"] < MINIATURE_SHARE or m["games"] == 0:
-            continue
-        # The first seat's mean advantage in the quick games, from the column's and the rest's.
-        quick = (c["first_move_advantage"]["value"] * c["games"]
-                 - m["longer_first_move_advantage"]["value"] * m["longer_games"]) / m["games"]
-        lines.append(
-            f"- Under {rule} {100 * m['share']['value']:.0f}% of the games are won or lost "
-            f"within {m['plies']} plies, the first player scoring {0.5 + quick:.2f} in them; over "
-            f"the other {m['longer_games']} games the first-move advantage is "
-            f"{est(m['longer_first_move_advantage'], signed=True)} against "
-            f"{est(c['first_move_advantage'], signed=True)} over all{opening_repeated(c)}.")
-    held = [c for r, c in columns.items() if START_MOVES[r] == START_MOVES["stepping"]]
-    free = [c for r, c in columns.items() if START_MOVES[r] > START_MOVES["stepping"]]
-    if held and free:
-        condition = "when the first rank leaps out at once"
-        parts = []
-        for what, key in (("first-move advantage", "first_move_advantage"),
-                          ("draw rate", "draw_rate")):
-            a, b = group_mean([c[key] for c in free]), group_mean([c[key] for c in held])
-            d = difference(a, b)
-            signed = key == "first_move_advantage"
-            parts.append(f"{what} {est(a, signed=signed)} against {est(b, signed=signed)}, "
-                         f"{verdict(d, what, condition)}")
-        length = (sum(c["length"]["mean"] for c in free) / len(free),
-                  sum(c["length"]["mean"] for c in held) / len(held))
-        lines.append(f"- The {rules(free)} that let the first rank leap out at once against "
-                     f"the {rules(held)} that hold it behind the second rank (means of their "
-                     f"columns): {'; '.join(parts)}; mean length {length[0]:.1f} against "
-                     f"{length[1]:.1f} plies.")
-    return lines
-
-
 def chess_lines(entries):
     if not entries.get("chess", {}).get("columns"):
         return ["No chess report yet."]
@@ -404,15 +249,6 @@ BUDGET_METHOD = (
     "(\"Scaling Scaling Laws with Board Games\", 2021) measured for AlphaZero-style training "
     "until a plateau set by the network's size. The study preset's 4-block network may reach "
     "that plateau first; the `gpu` preset's 10-block network on a GPU is then the route.")
-
-
-def elo(match):
-    return {"value": match["elo"], "low": match["elo_low"], "high": match["elo_high"]}
-
-
-def material_match(manifest):
-    return next((m for m in (manifest or {}).get("strength", [])
-                 if m["opponent"] == "material"), None)
 
 
 def budget_gains(entries):
@@ -555,6 +391,7 @@ def document(entries):
         ("Four-player games", four_player_table(entries)),
         ("What Deans change", deans_lines(entries)),
         ("Commedia dell'Arte's six odd-move rules", commedia_lines(entries)),
+        ("Commedia dell'Arte's other forms", commedia_forms_lines(entries)),
         ("Very Heavy Chess: the compound pieces",
          piece_values_lines(entries, only=lambda n: n == "very-heavy-chess")),
         ("Chess, the reference", chess_lines(entries)),

@@ -234,6 +234,47 @@ def commedia_checks():
           "this play can detect;" in text, "the two groups of rules")
 
 
+def commedia_forms_checks():
+    """Filled, Chessgi and Double beside Commedia dell'Arte under the odd-move rule their bots
+    play (read from the shipped bot's variant.toml): a row for each form with a report, a
+    reading against the plain game where that rule's entry was played, none where it was not."""
+    def estimate(value, half):
+        return {"value": value, "low": value - half, "high": value + half}
+
+    with tempfile.TemporaryDirectory() as tmp:
+        study, bots = os.path.join(tmp, "study"), os.path.join(tmp, "bots")
+
+        def entry(name, fma, draws, odd_rule=None):
+            c = column("isis", 8)  # a real report's column with these figures
+            c.update(strength=f"{name}@8", games=200, first_move_advantage=fma, draw_rate=draws)
+            c.pop("miniatures", None)
+            os.makedirs(os.path.join(study, name))
+            with open(os.path.join(study, name, "balance.json"), "w") as f:
+                json.dump({"format": 1, "columns": [c]}, f)
+            if odd_rule:
+                os.makedirs(os.path.join(bots, name))
+                with open(os.path.join(bots, name, "variant.toml"), "w") as f:
+                    f.write(f"[rules]\nodd_rule = '{odd_rule}'\n")
+
+        entry("commedia-even-leaping", estimate(0.14, 0.05), estimate(0.47, 0.07))
+        entry("commedia-filled", estimate(0.02, 0.04), estimate(0.60, 0.06), "even-leaping")
+        entry("commedia-chessgi", estimate(0.10, 0.03), estimate(0.20, 0.05), "odd-leaping")
+        text = generate(study, bots)
+    section = text.split("## Commedia dell'Arte's other forms")[1].split("\n## ")[0]
+    check("| commedia-filled | a Pawn rank a side and the centre's four cells restored | "
+          "even-leaping | - | +0.020 [-0.020, +0.060] | - | - | 0.600 [0.540, 0.660] |" in section,
+          "a form's row names its odd-move rule")
+    # filled - even-leaping: -0.12, half-widths 0.04 and 0.05 in quadrature (0.064).
+    check("- commedia-filled − commedia-even-leaping (the same odd-move rule): first-move "
+          "advantage -0.120 [-0.184, -0.056], draw rate +0.130 [+0.038, +0.222]: first-move "
+          "advantage lower in commedia-filled; draw rate higher in commedia-filled." in section,
+          "a form against the plain game under its rule")
+    check("| commedia-chessgi | captured men dropped from the captor's hand | odd-leaping |"
+          in section and "commedia-chessgi −" not in section,
+          "a form whose rule's plain entry was not played: a row, no reading")
+    check("| commedia-double |" not in section, "a form without a report is left out")
+
+
 def committed_document_is_current():
     expected = generate(os.path.join(ROOT, "docs", "study"), os.path.join(ROOT, "bots"))
     with open(os.path.join(ROOT, "docs", "STUDY.md")) as f:
@@ -247,6 +288,7 @@ bot_without_report_checks()
 decided_in_the_opening_checks()
 budget_checks()
 commedia_checks()
+commedia_forms_checks()
 committed_document_is_current()
 for failure in failures:
     print("FAILED:", failure)

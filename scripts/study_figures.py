@@ -1,0 +1,64 @@
+"""The estimates the variant study's document reads (scripts/study_tables.py): a value with
+its 95% interval as the reports keep it ({"value", "low", "high"}), their differences and
+means, and the bots' measured strength from their manifests."""
+import math
+
+Z = 1.959964
+# A share of games opened by the same moves from which the bots' habit is worth saying.
+REPEATED_OPENING_SHARE = 0.05
+
+
+def est(e, digits=3, signed=False):
+    if e is None or e.get("value") is None:
+        return "-"
+    f = f"{{:+.{digits}f}}" if signed else f"{{:.{digits}f}}"
+    return f"{f.format(e['value'])} [{f.format(e['low'])}, {f.format(e['high'])}]"
+
+
+def strongest(columns):
+    """The column of the most playouts (strength names end in @N)."""
+    def playouts(c):
+        tail = c["strength"].rsplit("@", 1)[-1]
+        return int(tail) if tail.isdigit() else 0
+    return max(columns, key=playouts)
+
+
+def difference(a, b):
+    """a - b of two independent estimates, the half-widths added in quadrature."""
+    half = math.hypot((a["high"] - a["low"]) / 2, (b["high"] - b["low"]) / 2)
+    d = a["value"] - b["value"]
+    return {"value": d, "low": d - half, "high": d + half}
+
+
+def verdict(d, what, condition="with Deans"):
+    if d["low"] > 0:
+        return f"{what} higher {condition}"
+    if d["high"] < 0:
+        return f"{what} lower {condition}"
+    return f"{what}: no difference this play can detect"
+
+
+def group_mean(estimates):
+    """The mean of independent estimates, its half-width the half-widths added in quadrature
+    over their number."""
+    k = len(estimates)
+    value = sum(e["value"] for e in estimates) / k
+    half = math.sqrt(sum(((e["high"] - e["low"]) / 2) ** 2 for e in estimates)) / k
+    return {"value": value, "low": value - half, "high": value + half}
+
+
+def match_cell(manifest, opponent):
+    for m in (manifest or {}).get("strength", []):
+        if m["opponent"] == opponent or m["opponent"].startswith(opponent):
+            return (f"{100 * m['score']:.1f}% of {m['games']}, "
+                    f"{m['elo']:+.0f} [{m['elo_low']:+.0f}, {m['elo_high']:+.0f}]")
+    return "-"
+
+
+def elo(match):
+    return {"value": match["elo"], "low": match["elo_low"], "high": match["elo_high"]}
+
+
+def material_match(manifest):
+    return next((m for m in (manifest or {}).get("strength", [])
+                 if m["opponent"] == "material"), None)
