@@ -4,7 +4,8 @@
 # bot and the uniform search at the same playouts, and against Fairy-Stockfish where its Debian
 # build plays the variant), record that in the bot's manifest, play the balance report at two
 # strengths into docs/study/ENTRY/ (and the piece values over the run's recorded self-play
-# games, records.json), and regenerate docs/STUDY.md from every kept report. Each
+# games, records.json, and the material bot's own balance, material.json), and regenerate
+# docs/STUDY.md from every kept report. Each
 # step is skipped when its output exists, so the study resumes where it stopped (a balance report
 # from the columns it finished: balance --resume). A run folder
 # that exists trains on up to MINUTES in all (train --minutes; a spent budget returns at once):
@@ -12,6 +13,7 @@
 # played again.
 #
 #   scripts/study.sh [ENTRY...]          (default: every entry of the study, in the order below)
+#   scripts/study.sh --material [ENTRY...]   only the material bot's balance (no training)
 #
 # An entry is a variant, or VARIANT:SECTION.KEY=VALUE[,...] for one played under options, named
 # VARIANT-VALUE (commedia:rules.odd_rule=stepping is commedia-stepping).
@@ -21,6 +23,11 @@
 # BALANCE_GAMES (default 200), WORKERS (self-play processes, default 2), FAIRYZERO, STOCKFISH.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+material_only=false
+if [[ ${1:-} == --material ]]; then
+  material_only=true
+  shift
+fi
 minutes=${MINUTES:-30}
 runs=${RUNS:-$HOME/fairyzero-study}
 visits=${VISITS:-200}
@@ -62,6 +69,19 @@ default_entries+=" commedia-filled commedia-chessgi commedia-double"
 # Variants that Debian's Fairy-Stockfish plays by the same rules.
 stockfish_plays=" chess "
 
+# A second opinion on each balance report: the material bot, the arena's yardstick at the same
+# playouts (stronger than most study bots), plays the variant on every seat; its report is kept
+# as ENTRY/material.json. It needs no trained network, so it also runs alone (--material).
+play_material_balance() {
+  local variant=$1 name=$2 out=$runs/$2-material-balance
+  shift 2
+  [[ -f docs/study/$name/material.json ]] && return 0
+  "$fairyzero" balance "$variant" "$@" --bot material --visits "$visits" --games "$balance_games" \
+    --threads 1 --concurrency 2 --no-plots --out "$out" --resume | tail -n 2 | sed 's/^/   /'
+  mkdir -p "docs/study/$name"
+  cp "$out/balance.json" "docs/study/$name/material.json"
+}
+
 entries=("$@")
 ((${#entries[@]})) || read -r -a entries <<<"$default_entries"
 
@@ -77,6 +97,10 @@ for entry in "${entries[@]}"; do
   fi
   run=$runs/$name bot=bots/$name report=docs/study/$name
   echo "== $name: $variant ${sets[*]:-}"
+  if $material_only; then
+    play_material_balance "$variant" "$name" "${sets[@]}"
+    continue
+  fi
   echo "   training up to $minutes min in all -> $run"
   FAIRYZERO=$fairyzero scripts/train-for.sh "$minutes" "$variant" "$preset" "$run" "${sets[@]}"
   newest=$(find "$run/checkpoints" -name 'gen-*.pt' | sed 's/.*gen-0*\([0-9][0-9]*\)\.pt/\1/' |
@@ -134,6 +158,7 @@ for entry in "${entries[@]}"; do
     cp "$run-balance"/{report.md,balance.json} "$report"/
     cp "$run-balance"/*.png "$report"/ 2>/dev/null || true
   fi
+  play_material_balance "$variant" "$name" "${sets[@]}"
 done
 "$python" scripts/study_tables.py docs/study bots >docs/STUDY.md
 echo "wrote docs/STUDY.md"

@@ -2,9 +2,10 @@
 """The variant study's document, docs/STUDY.md, generated from the kept reports: every
 STUDY_DIR/ENTRY/balance.json (a `fairyzero balance` report of the trained bot), its
 records.json where kept (`fairyzero balance --records` of the run's recorded self-play games),
-its half-budget.toml where kept (the manifest of the run's checkpoint at half the training time,
-measured against the material bot) and every BOTS_DIR/ENTRY/manifest.toml (how the bot trained,
-how strong it measured) and variant.toml (the rules it plays). Nothing in it is typed by hand;
+its material.json where kept (the material bot's own balance report), its half-budget.toml
+where kept (the manifest of the run's checkpoint at half the training time, measured against
+the material bot) and every BOTS_DIR/ENTRY/manifest.toml (how the bot trained, how strong it
+measured) and variant.toml (the rules it plays). Nothing in it is typed by hand;
 scripts/study.sh runs it, and the ctest `scripts.study_tables` checks that docs/STUDY.md is
 what it writes. The Commedia dell'Arte sections are study_commedia.py's.
 
@@ -65,6 +66,7 @@ def load_entries(study_dir, bots_dir):
     be played shows its training and strength (its columns are empty)."""
     entries = {}
     names = (listed(study_dir, "balance.json") | listed(study_dir, "records.json")
+             | listed(study_dir, "material.json")
              | listed(study_dir, "half-budget.toml") | listed(bots_dir, "manifest.toml"))
     for name in sorted(names):
         path = os.path.join(study_dir, name, "balance.json")
@@ -85,6 +87,12 @@ def load_entries(study_dir, bots_dir):
         if os.path.isfile(records_path):
             with open(records_path) as f:
                 records = json.load(f)["columns"][0]
+        # The material bot's own balance report (study.sh): a second opinion on the trained bot's.
+        material_path = os.path.join(study_dir, name, "material.json")
+        material = None
+        if os.path.isfile(material_path):
+            with open(material_path) as f:
+                material = json.load(f)["columns"][0]
         # The half-way checkpoint's manifest: what the second half of the budget bought.
         half_path = os.path.join(study_dir, name, "half-budget.toml")
         half = None
@@ -92,7 +100,7 @@ def load_entries(study_dir, bots_dir):
             with open(half_path, "rb") as f:
                 half = tomllib.load(f)
         entries[name] = {"columns": report["columns"], "manifest": manifest, "size": size,
-                         "records": records, "half": half,
+                         "records": records, "half": half, "material": material,
                          "odd_rule": shipped_odd_rule(os.path.join(bots_dir, name))}
     rank = {name: i for i, name in enumerate(ORDER)}
     return dict(sorted(entries.items(), key=lambda kv: (rank.get(kv[0], len(ORDER)), kv[0])))
@@ -229,6 +237,59 @@ def chess_lines(entries):
             f"AlphaZero at its strongest (Tomašev et al. 2020): draw rate "
             f"{ALPHAZERO_CHESS['draw_rate']:.3f}, White's score "
             f"{ALPHAZERO_CHESS['white_score']:.3f}."]
+
+
+MATERIAL_METHOD = (
+    "The material bot (a search over the material count alone, at the playouts of the arena "
+    "matches) is the yardstick every trained bot met in the arena; where it beat the trained "
+    "bot, its self-play is the stronger play this study has of the variant, though still weak: "
+    "it counts material and sees no position. Both play the same way (scripts/study.sh: the "
+    "first 4 plies at temperature 1, then the most visited move, 200 games); the difference is "
+    "material bot − trained bot, whose strongest column is shown.")
+
+
+def material_lines(entries):
+    """Each entry's balance played by the material bot beside the trained bot's."""
+    rows = ["| entry | trained bot against material | first-move advantage: trained bot; "
+            "material bot | draw rate: trained bot; material bot | mean length | reading |",
+            "| --- | --- | --- | --- | ---: | --- |"]
+    differing = {"first-move advantage": [], "draw rate": []}
+    # Where both players put the same seat ahead, the advantage does not hang on one player.
+    both_ahead = {"the first player": [], "the second player": []}
+    for name, e in entries.items():
+        if not (e["columns"] and e.get("material")):
+            continue
+        c, m = strongest(e["columns"]), e["material"]
+        readings = []
+        for what, key in (("first-move advantage", "first_move_advantage"),
+                          ("draw rate", "draw_rate")):
+            d = difference(m[key], c[key])
+            readings.append(f"{verdict(d, what, 'under the material bot')} "
+                            f"({est(d, signed=True)})")
+            if d["low"] > 0 or d["high"] < 0:
+                differing[what].append(name)
+        advantages = (c["first_move_advantage"], m["first_move_advantage"])
+        if all(a["low"] > 0 for a in advantages):
+            both_ahead["the first player"].append(name)
+        if all(a["high"] < 0 for a in advantages):
+            both_ahead["the second player"].append(name)
+        playouts = c["strength"].rsplit("@", 1)[-1]
+        rows.append(f"| {name} | {match_cell(e['manifest'], 'material')} | "
+                    f"{est(c['first_move_advantage'], signed=True)} ({playouts}); "
+                    f"{est(m['first_move_advantage'], signed=True)} | {est(c['draw_rate'])}; "
+                    f"{est(m['draw_rate'])} | {c['length']['mean']:.1f}; "
+                    f"{m['length']['mean']:.1f} | {'; '.join(readings)} |")
+    if len(rows) == 2:
+        return rows
+    count = len(rows) - 2
+    summary = [f"{what}, {len(names)} of {count}" + (f" ({', '.join(names)})" if names else "")
+               for what, names in differing.items()]
+    agreed = [f"{who} in {', '.join(names)}" for who, names in both_ahead.items() if names]
+    return [MATERIAL_METHOD, ""] + rows + [
+        "", "Entries where the material bot's figure differs detectably from the trained bot's: "
+        + "; ".join(summary) + ".", "",
+        "Both players put the same side ahead (each first-move advantage's interval clear of "
+        "zero, with the same sign): " + ("; ".join(agreed) if agreed else "in no entry") + "."]
 
 
 # The strength against the material bot from which an entry's balance figures stop describing
@@ -378,7 +439,7 @@ def weakness_lines(entries):
 def document(entries):
     out = ["# The variant study", "",
            "Generated by `scripts/study_tables.py docs/study bots` from the kept reports "
-           "(docs/study/ENTRY/balance.json, records.json and half-budget.toml; "
+           "(docs/study/ENTRY/balance.json, records.json, material.json and half-budget.toml; "
            "bots/ENTRY/manifest.toml); `scripts/study.sh` trains, measures and plays them. "
            "Do not edit by hand. Intervals are 95%; the "
            "definitions are docs/BALANCE.md's and docs/ARENA.md's.", ""]
@@ -395,6 +456,7 @@ def document(entries):
         ("Very Heavy Chess: the compound pieces",
          piece_values_lines(entries, only=lambda n: n == "very-heavy-chess")),
         ("Chess, the reference", chess_lines(entries)),
+        ("A second opinion: the material bot's play", material_lines(entries)),
         ("What more training buys", budget_lines(entries)),
         ("Where the play is too weak for a conclusion", weakness_lines(entries)),
     ]

@@ -1,6 +1,7 @@
 #!/bin/bash
 # scripts/study.sh plays an entry's options (VARIANT:SECTION.KEY=VALUE,...) in every step that
-# names the variant: training, each arena match and the balance report. Before 9fa42e8 only
+# names the variant: training, each arena match and the balance reports (the trained bot's and
+# the material bot's). Before 9fa42e8 only
 # training had them, so the arena refused the entry's own bot as another rule set. The pipeline
 # runs in a scratch copy of the scripts against a stand-in `fairyzero` that logs its arguments
 # and writes the files each step leaves, so the test checks the calls, not the engine.
@@ -81,4 +82,15 @@ if grep -E "^(train|arena|balance) chess " "$work/calls" | grep -q -- "--set"; t
 fi
 grep -q "^arena chess bots/chess uci:/bin/true" "$work/calls" || fail "no Fairy-Stockfish match for chess"
 grep -q "wrote docs/STUDY.md" "$work/log" || fail "STUDY.md was not regenerated"
-echo "study.sh passes an entry's options to every step and measures the half-budget checkpoint"
+# The material bot plays each entry's balance at the arena's playouts, kept as material.json.
+grep -q "^balance commedia .*--bot material --visits 200 " "$work/calls" ||
+  fail "no balance played by the material bot"
+[[ -f $work/tree/docs/study/commedia-stepping-true/material.json ]] ||
+  fail "the material bot's balance is not kept in docs/study"
+# --material plays only that, for an entry never trained, and skips one already played.
+: >"$work/calls"
+(cd "$work/tree" && bash scripts/study.sh --material wey chess >"$work/log" 2>&1) ||
+  { cat "$work/log"; fail "study.sh --material failed"; }
+[[ $(wc -l <"$work/calls") == 1 ]] && grep -q "^balance wey --bot material " "$work/calls" ||
+  fail "--material did more than the material bot's balance of the entry not yet played"
+echo "study.sh passes an entry's options to every step, measures the half-budget checkpoint and keeps the material bot's balance"

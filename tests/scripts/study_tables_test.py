@@ -275,6 +275,53 @@ def commedia_forms_checks():
     check("| commedia-double |" not in section, "a form without a report is left out")
 
 
+def material_checks():
+    """The material bot's balance beside the trained bot's strongest column: both figures, their
+    difference (material bot − trained bot) read against zero, and how many entries differ."""
+    def estimate(value, half):
+        return {"value": value, "low": value - half, "high": value + half}
+
+    with tempfile.TemporaryDirectory() as tmp:
+        study = os.path.join(tmp, "study")
+        os.makedirs(os.path.join(study, "isis"))
+        trained = [column("isis", 8), column("isis", 8)]
+        trained[0].update(strength="isis@8", first_move_advantage=estimate(0.30, 0.1))
+        trained[1].update(strength="isis@32", first_move_advantage=estimate(0.02, 0.03),
+                          draw_rate=estimate(0.80, 0.05))
+        material = column("isis", 8)
+        material.update(strength="material@200", first_move_advantage=estimate(0.06, 0.04),
+                        draw_rate=estimate(0.40, 0.06))
+        for file, columns in (("balance.json", trained), ("material.json", [material])):
+            with open(os.path.join(study, "isis", file), "w") as f:
+                json.dump({"format": 1, "columns": columns}, f)
+        os.makedirs(os.path.join(study, "cam"))  # both players put the first player ahead
+        trained, material = column("isis", 8), column("isis", 8)
+        trained.update(strength="cam@8", first_move_advantage=estimate(0.10, 0.03))
+        material.update(strength="material@200", first_move_advantage=estimate(0.09, 0.02))
+        for file, c in (("balance.json", trained), ("material.json", material)):
+            with open(os.path.join(study, "cam", file), "w") as f:
+                json.dump({"format": 1, "columns": [c]}, f)
+        os.makedirs(os.path.join(study, "wey"))  # a trained report without the material bot's
+        with open(os.path.join(study, "wey", "balance.json"), "w") as f:
+            json.dump({"format": 1, "columns": [column("isis", 8)]}, f)
+        text = generate(study, os.path.join(tmp, "bots"))
+    section = text.split("## A second opinion: the material bot's play")[1].split("\n## ")[0]
+    # fma 0.06 - 0.02 = +0.040, half-widths 0.04 and 0.03 in quadrature (0.05); draws 0.40 -
+    # 0.80 = -0.400, half-widths 0.06 and 0.05 (0.078). The 32-playout column is the strongest.
+    check("| isis | - | +0.020 [-0.010, +0.050] (32); +0.060 [+0.020, +0.100] | 0.800 [0.750, "
+          "0.850]; 0.400 [0.340, 0.460] |" in section, "the two players' figures side by side")
+    check("first-move advantage: no difference this play can detect (+0.040 [-0.010, +0.090]); "
+          "draw rate lower under the material bot (-0.400 [-0.478, -0.322]) |" in section,
+          "the difference read against zero")
+    check("| wey |" not in section, "an entry without the material bot's report is left out")
+    check("Entries where the material bot's figure differs detectably from the trained bot's: "
+          "first-move advantage, 0 of 2; draw rate, 1 of 2 (isis)." in section,
+          "the count of entries whose players differ")
+    # isis's trained +0.020 [-0.010, +0.050] holds zero: only cam is agreed on.
+    check("with the same sign): the first player in cam." in section,
+          "the entries where both players put the same side ahead")
+
+
 def committed_document_is_current():
     expected = generate(os.path.join(ROOT, "docs", "study"), os.path.join(ROOT, "bots"))
     with open(os.path.join(ROOT, "docs", "STUDY.md")) as f:
@@ -289,6 +336,7 @@ decided_in_the_opening_checks()
 budget_checks()
 commedia_checks()
 commedia_forms_checks()
+material_checks()
 committed_document_is_current()
 for failure in failures:
     print("FAILED:", failure)
