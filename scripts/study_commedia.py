@@ -48,9 +48,10 @@ def weaker_caveat(labelled, entries, what):
               if (material_match(entries[name]["manifest"]) or {}).get("elo_high", 0) < 0]
     if not weaker:
         return []
-    return [f"{len(weaker)} of these {len(labelled)} bots measured weaker than the material bot "
-            f"({', '.join(weaker)}): the readings below describe how bots that weak play "
-            f"{what}.", ""]
+    counted = (f"{len(weaker)} of these {len(labelled)} bots" if len(labelled) > 1
+               else "The one bot here")
+    return [f"{counted} measured weaker than the material bot ({', '.join(weaker)}): the "
+            f"readings below describe how bots that weak play {what}.", ""]
 
 
 def commedia_lines(entries):
