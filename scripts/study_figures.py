@@ -47,11 +47,22 @@ def group_mean(estimates):
     return {"value": value, "low": value - half, "high": value + half}
 
 
+def signed(x):
+    """A whole number with its sign, never "-0" (a score of exactly 50% is +0 Elo)."""
+    return f"{round(x):+d}"
+
+
+def elo_text(match):
+    """A match's Elo and 95% interval, as a manifest's [[strength]] entry keeps them."""
+    return (f"{signed(match['elo'])} [{signed(match['elo_low'])}, "
+            f"{signed(match['elo_high'])}]")
+
+
 def match_cell(manifest, opponent):
     for m in (manifest or {}).get("strength", []):
         if m["opponent"] == opponent or m["opponent"].startswith(opponent):
             return (f"{100 * m['score']:.1f}% of {m['games']}, "
-                    f"{m['elo']:+.0f} [{m['elo_low']:+.0f}, {m['elo_high']:+.0f}]")
+                    f"{elo_text(m)}")
     return "-"
 
 

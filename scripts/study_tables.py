@@ -18,8 +18,8 @@ import sys
 import tomllib
 
 from study_commedia import ODD_RULES, commedia_forms_lines, commedia_lines
-from study_figures import (REPEATED_OPENING_SHARE, Z, difference, elo, est, match_cell,
-                           material_match, strongest, verdict)
+from study_figures import (REPEATED_OPENING_SHARE, Z, difference, elo, elo_text, est,
+                           match_cell, material_match, signed, strongest, verdict)
 
 # The study's entries in the order the document shows them (scripts/study.sh plays the same).
 RIVERS_TWO = ["isis", "cam", "wey", "coblache", "great-stour"]
@@ -368,7 +368,7 @@ def settle_text(manifest, gain):
         return ""
     need = [minutes_to_settle(minutes, match["elo"], g)
             for g in (gain["value"], gain["high"], gain["low"])]
-    return (f" At the study's {gain['value']:+.0f} Elo per doubling of training time, about "
+    return (f" At the study's {signed(gain['value'])} Elo per doubling of training time, about "
             f"{duration(need[0])} [{duration(need[1])}, {duration(need[2])}] of training on "
             f"its machine would bring it to {SETTLED_ELO:+d} against the material bot.")
 
@@ -382,8 +382,7 @@ def budget_lines(entries):
     def cell(manifest):
         m = material_match(manifest)
         return (f"{manifest['training']['minutes']:.0f} min, gen {manifest['generation']}, "
-                f"{100 * m['score']:.1f}%, {m['elo']:+.0f} [{m['elo_low']:+.0f}, "
-                f"{m['elo_high']:+.0f}]")
+                f"{100 * m['score']:.1f}%, {elo_text(m)}")
     lines = [BUDGET_METHOD, "",
              "| entry | half the budget: minutes, generation, against material | the whole "
              "budget | Elo gained | per doubling of training time |",
@@ -408,7 +407,7 @@ def weakness_lines(entries):
         for m in (e["manifest"] or {}).get("strength", []):
             if m["opponent"] == "material" and m["elo_low"] <= 0:
                 lines.append(f"- {name}: not shown stronger than the material bot "
-                             f"({m['elo']:+.0f} [{m['elo_low']:+.0f}, {m['elo_high']:+.0f}]): its "
+                             f"({elo_text(m)}): its "
                              "balance figures describe weak play, not the game."
                              + settle_text(e["manifest"], gain))
         if not e["columns"]:

@@ -322,6 +322,17 @@ def material_checks():
           "the entries where both players put the same side ahead")
 
 
+def figures_checks():
+    """Elo is written as a signed whole number, never "-0": a 50% score is +0 (a chessgi bot's
+    -0.0 against the material bot once read "-0 [-51, +51]")."""
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    import study_figures
+    check([study_figures.signed(x) for x in (-0.0, -0.4, 0.4, -0.6, 111.4)]
+          == ["+0", "+0", "+0", "-1", "+111"], "signed whole numbers")
+    check(study_figures.elo_text({"elo": -0.0, "elo_low": -51.3, "elo_high": 51.3})
+          == "+0 [-51, +51]", "a match's Elo and interval")
+
+
 def committed_document_is_current():
     expected = generate(os.path.join(ROOT, "docs", "study"), os.path.join(ROOT, "bots"))
     with open(os.path.join(ROOT, "docs", "STUDY.md")) as f:
@@ -337,6 +348,7 @@ budget_checks()
 commedia_checks()
 commedia_forms_checks()
 material_checks()
+figures_checks()
 committed_document_is_current()
 for failure in failures:
     print("FAILED:", failure)
