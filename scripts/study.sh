@@ -20,7 +20,8 @@
 # Environment: MINUTES (training budget an entry, default 30), RUNS (run folders, outside the
 # repository; default ~/fairyzero-study), VISITS (arena playouts, default 200), GAMES (arena
 # games a match, default 100), BALANCE_VISITS (the two strengths, default "32,128"),
-# BALANCE_GAMES (default 200), WORKERS (self-play processes, default 2), FAIRYZERO, STOCKFISH.
+# BALANCE_GAMES (default 200), MATERIAL_VISITS (the material bot's balance, default VISITS and
+# four times VISITS), WORKERS (self-play processes, default 2), FAIRYZERO, STOCKFISH.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 material_only=false
@@ -34,6 +35,7 @@ visits=${VISITS:-200}
 games=${GAMES:-100}
 balance_visits=${BALANCE_VISITS:-32,128}
 balance_games=${BALANCE_GAMES:-200}
+material_visits=${MATERIAL_VISITS:-$visits,$((visits * 4))}
 fairyzero=${FAIRYZERO:-build/apps/fairyzero}
 stockfish=${STOCKFISH:-/usr/games/fairy-stockfish}
 preset=configs/train/study.toml
@@ -70,16 +72,23 @@ default_entries+=" commedia-filled commedia-chessgi commedia-double"
 stockfish_plays=" chess "
 
 # A second opinion on each balance report: the material bot, the arena's yardstick at the same
-# playouts (stronger than most study bots), plays the variant on every seat; its report is kept
-# as ENTRY/material.json. It needs no trained network, so it also runs alone (--material).
+# playouts (stronger than most study bots), plays the variant on every seat, and again at four
+# times them to show whether its own figures hold as it searches deeper; its report (one column
+# a strength) is kept as ENTRY/material.json, played again (--resume: the finished columns kept)
+# while it lacks a column. It needs no trained network, so it also runs alone (--material).
 play_material_balance() {
-  local variant=$1 name=$2 out=$runs/$2-material-balance
+  local variant=$1 name=$2 out=$runs/$2-material-balance kept=docs/study/$2/material.json
   shift 2
-  [[ -f docs/study/$name/material.json ]] && return 0
-  "$fairyzero" balance "$variant" "$@" --bot material --visits "$visits" --games "$balance_games" \
-    --threads 1 --concurrency 2 --no-plots --out "$out" --resume | tail -n 2 | sed 's/^/   /'
+  local strengths
+  IFS=, read -r -a strengths <<<"$material_visits"
+  [[ -f $kept ]] && "$python" -c 'import json, sys
+sys.exit(len(json.load(open(sys.argv[1])).get("columns", [])) < int(sys.argv[2]))' \
+    "$kept" "${#strengths[@]}" && return 0
+  "$fairyzero" balance "$variant" "$@" --bot material --visits "$material_visits" \
+    --games "$balance_games" --threads 1 --concurrency 2 --no-plots --out "$out" --resume |
+    tail -n 3 | sed 's/^/   /'
   mkdir -p "docs/study/$name"
-  cp "$out/balance.json" "docs/study/$name/material.json"
+  cp "$out/balance.json" "$kept"
 }
 
 entries=("$@")

@@ -15,11 +15,14 @@ def est(e, digits=3, signed=False):
     return f"{f.format(e['value'])} [{f.format(e['low'])}, {f.format(e['high'])}]"
 
 
+def playouts(column):
+    """A column's playouts: its strength's name ends in @N (0 where it does not)."""
+    tail = column["strength"].rsplit("@", 1)[-1]
+    return int(tail) if tail.isdigit() else 0
+
+
 def strongest(columns):
-    """The column of the most playouts (strength names end in @N)."""
-    def playouts(c):
-        tail = c["strength"].rsplit("@", 1)[-1]
-        return int(tail) if tail.isdigit() else 0
+    """The column of the most playouts."""
     return max(columns, key=playouts)
 
 

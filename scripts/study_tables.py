@@ -19,7 +19,7 @@ import tomllib
 
 from study_commedia import ODD_RULES, commedia_forms_lines, commedia_lines
 from study_figures import (REPEATED_OPENING_SHARE, Z, difference, elo, elo_text, est,
-                           match_cell, material_match, signed, strongest, verdict)
+                           match_cell, material_match, playouts, signed, strongest, verdict)
 
 # The study's entries in the order the document shows them (scripts/study.sh plays the same).
 RIVERS_TWO = ["isis", "cam", "wey", "coblache", "great-stour"]
@@ -88,11 +88,14 @@ def load_entries(study_dir, bots_dir):
             with open(records_path) as f:
                 records = json.load(f)["columns"][0]
         # The material bot's own balance report (study.sh): a second opinion on the trained bot's.
+        # Its columns by playouts: the arena's first, then the deeper searches (study.sh).
         material_path = os.path.join(study_dir, name, "material.json")
-        material = None
+        material, material_deeper = None, None
         if os.path.isfile(material_path):
             with open(material_path) as f:
-                material = json.load(f)["columns"][0]
+                material_columns = sorted(json.load(f)["columns"], key=playouts)
+            material = material_columns[0]
+            material_deeper = material_columns[-1] if len(material_columns) > 1 else None
         # The half-way checkpoint's manifest: what the second half of the budget bought.
         half_path = os.path.join(study_dir, name, "half-budget.toml")
         half = None
@@ -101,6 +104,7 @@ def load_entries(study_dir, bots_dir):
                 half = tomllib.load(f)
         entries[name] = {"columns": report["columns"], "manifest": manifest, "size": size,
                          "records": records, "half": half, "material": material,
+                         "material_deeper": material_deeper,
                          "odd_rule": shipped_odd_rule(os.path.join(bots_dir, name))}
     rank = {name: i for i, name in enumerate(ORDER)}
     return dict(sorted(entries.items(), key=lambda kv: (rank.get(kv[0], len(ORDER)), kv[0])))
@@ -273,9 +277,8 @@ def material_lines(entries):
             both_ahead["the first player"].append(name)
         if all(a["high"] < 0 for a in advantages):
             both_ahead["the second player"].append(name)
-        playouts = c["strength"].rsplit("@", 1)[-1]
         rows.append(f"| {name} | {match_cell(e['manifest'], 'material')} | "
-                    f"{est(c['first_move_advantage'], signed=True)} ({playouts}); "
+                    f"{est(c['first_move_advantage'], signed=True)} ({playouts(c)}); "
                     f"{est(m['first_move_advantage'], signed=True)} | {est(c['draw_rate'])}; "
                     f"{est(m['draw_rate'])} | {c['length']['mean']:.1f}; "
                     f"{m['length']['mean']:.1f} | {'; '.join(readings)} |")
@@ -290,6 +293,67 @@ def material_lines(entries):
         + "; ".join(summary) + ".", "",
         "Both players put the same side ahead (each first-move advantage's interval clear of "
         "zero, with the same sign): " + ("; ".join(agreed) if agreed else "in no entry") + "."]
+
+
+MATERIAL_DEEPER_METHOD = (
+    "The same material bot plays each variant's 200 games again with four times the playouts "
+    "(scripts/study.sh, MATERIAL_VISITS): where its figures move as it searches deeper, the "
+    "second opinion above describes its search depth more than the variant; where they hold, "
+    "they are the study's firmest figures from this player. The difference is deeper − "
+    "shallower.")
+
+
+def material_deeper_lines(entries):
+    """The material bot's balance at the arena's playouts beside its own at more playouts."""
+    rows = ["| entry | first-move advantage: shallower; deeper | draw rate: shallower; deeper "
+            "| mean length | reading |", "| --- | --- | --- | ---: | --- |"]
+    moved = {"first-move advantage": [], "draw rate": []}
+    ahead = {"the first player": [], "the second player": []}
+    # Where the trained bot agrees too, the side ahead holds across all the play this study has.
+    all_ahead = {"the first player": [], "the second player": []}
+    for name, e in entries.items():
+        shallow, deep = e.get("material"), e.get("material_deeper")
+        if not (shallow and deep):
+            continue
+        readings = []
+        for what, key in (("first-move advantage", "first_move_advantage"),
+                          ("draw rate", "draw_rate")):
+            d = difference(deep[key], shallow[key])
+            readings.append(f"{verdict(d, what, 'searching deeper')} ({est(d, signed=True)})")
+            if d["low"] > 0 or d["high"] < 0:
+                moved[what].append(name)
+        advantages = (shallow["first_move_advantage"], deep["first_move_advantage"])
+        if all(a["low"] > 0 for a in advantages):
+            ahead["the first player"].append(name)
+        if all(a["high"] < 0 for a in advantages):
+            ahead["the second player"].append(name)
+        if e["columns"]:
+            advantages += (strongest(e["columns"])["first_move_advantage"],)
+            if all(a["low"] > 0 for a in advantages):
+                all_ahead["the first player"].append(name)
+            if all(a["high"] < 0 for a in advantages):
+                all_ahead["the second player"].append(name)
+        rows.append(f"| {name} ({playouts(shallow)}; {playouts(deep)}) | "
+                    f"{est(shallow['first_move_advantage'], signed=True)}; "
+                    f"{est(deep['first_move_advantage'], signed=True)} | "
+                    f"{est(shallow['draw_rate'])}; {est(deep['draw_rate'])} | "
+                    f"{shallow['length']['mean']:.1f}; {deep['length']['mean']:.1f} | "
+                    f"{'; '.join(readings)} |")
+    if len(rows) == 2:
+        return rows
+    count = len(rows) - 2
+    summary = [f"{what}, {len(names)} of {count}" + (f" ({', '.join(names)})" if names else "")
+               for what, names in moved.items()]
+    def sides(groups):
+        named = [f"{who} in {', '.join(names)}" for who, names in groups.items() if names]
+        return "; ".join(named) if named else "in no entry"
+    return [MATERIAL_DEEPER_METHOD, ""] + rows + [
+        "", "Entries whose figure moves detectably as the material bot searches deeper: "
+        + "; ".join(summary) + ".", "",
+        "The same side ahead at both depths (each first-move advantage's interval clear of "
+        "zero, with the same sign): " + sides(ahead) + ". And by the trained bot's strongest "
+        "column too, the study's firmest finding on who moves at an advantage: "
+        + sides(all_ahead) + "."]
 
 
 # The strength against the material bot from which an entry's balance figures stop describing
@@ -456,6 +520,7 @@ def document(entries):
          piece_values_lines(entries, only=lambda n: n == "very-heavy-chess")),
         ("Chess, the reference", chess_lines(entries)),
         ("A second opinion: the material bot's play", material_lines(entries)),
+        ("The material bot searching deeper", material_deeper_lines(entries)),
         ("What more training buys", budget_lines(entries)),
         ("Where the play is too weak for a conclusion", weakness_lines(entries)),
     ]

@@ -45,8 +45,14 @@ case $command in
     printf "generation = 3\nsource_run = '%s'\n" "$1" >"$out/manifest.toml"
     echo "exported $out" ;;
   arena) mkdir -p "$out" && echo '{}' >"$out/summary.json" ;;
-  balance)
-    mkdir -p "$out" && echo '{}' >"$out/balance.json" && echo '# report' >"$out/report.md"
+  balance)  # a column for each strength of --visits
+    visits=""
+    for ((i = 0; i < ${#args[@]}; i++)); do
+      [[ ${args[i]} == --visits ]] && visits=${args[i + 1]}
+    done
+    columns=$(sed 's/[^,][^,]*/{}/g' <<<"$visits")
+    mkdir -p "$out" && echo "{\"columns\": [$columns]}" >"$out/balance.json"
+    echo '# report' >"$out/report.md"
     echo "balance done" ;;
   *) echo "stand-in fairyzero: unexpected command $command" >&2; exit 2 ;;
 esac
@@ -82,8 +88,9 @@ if grep -E "^(train|arena|balance) chess " "$work/calls" | grep -q -- "--set"; t
 fi
 grep -q "^arena chess bots/chess uci:/bin/true" "$work/calls" || fail "no Fairy-Stockfish match for chess"
 grep -q "wrote docs/STUDY.md" "$work/log" || fail "STUDY.md was not regenerated"
-# The material bot plays each entry's balance at the arena's playouts, kept as material.json.
-grep -q "^balance commedia .*--bot material --visits 200 " "$work/calls" ||
+# The material bot plays each entry's balance at the arena's playouts and four times them, kept
+# as material.json.
+grep -q "^balance commedia .*--bot material --visits 200,800 .*--resume" "$work/calls" ||
   fail "no balance played by the material bot"
 [[ -f $work/tree/docs/study/commedia-stepping-true/material.json ]] ||
   fail "the material bot's balance is not kept in docs/study"
@@ -93,4 +100,13 @@ grep -q "^balance commedia .*--bot material --visits 200 " "$work/calls" ||
   { cat "$work/log"; fail "study.sh --material failed"; }
 [[ $(wc -l <"$work/calls") == 1 ]] && grep -q "^balance wey --bot material " "$work/calls" ||
   fail "--material did more than the material bot's balance of the entry not yet played"
-echo "study.sh passes an entry's options to every step, measures the half-budget checkpoint and keeps the material bot's balance"
+# A material.json of fewer columns than the strengths asked for (kept before the four-times
+# column) is played again, resuming: the finished column is kept, the missing one played.
+echo '{"columns": [{}]}' >"$work/tree/docs/study/chess/material.json"
+: >"$work/calls"
+(cd "$work/tree" && bash scripts/study.sh --material wey chess >"$work/log" 2>&1) ||
+  { cat "$work/log"; fail "study.sh --material failed"; }
+[[ $(wc -l <"$work/calls") == 1 ]] &&
+  grep -q "^balance chess --bot material --visits 200,800 .*--resume" "$work/calls" ||
+  fail "a material.json lacking the four-times column was not played again (or wey was)"
+echo "study.sh passes an entry's options to every step, measures the half-budget checkpoint and keeps the material bot's balance at two strengths"

@@ -322,6 +322,61 @@ def material_checks():
           "the entries where both players put the same side ahead")
 
 
+def material_deeper_checks():
+    """The material bot's balance at the arena's playouts beside its own at four times them:
+    the columns ordered by playouts whatever their order in material.json, their difference
+    (deeper − shallower) read against zero, and an entry with one column left out."""
+    def estimate(value, half):
+        return {"value": value, "low": value - half, "high": value + half}
+
+    def material(playouts, fma, draw):
+        c = column("isis", 8)
+        c.update(strength=f"material@{playouts}", first_move_advantage=fma, draw_rate=draw)
+        return c
+
+    with tempfile.TemporaryDirectory() as tmp:
+        study = os.path.join(tmp, "study")
+        reports = {  # the deeper column first in isis's file
+            "isis": [material(800, estimate(0.00, 0.03), estimate(0.60, 0.08)),
+                     material(200, estimate(0.06, 0.04), estimate(0.40, 0.06))],
+            "wey": [material(200, estimate(0.10, 0.03), estimate(0.40, 0.06)),
+                    material(800, estimate(0.12, 0.04), estimate(0.40, 0.06))],
+            "cam": [material(200, estimate(0.10, 0.03), estimate(0.40, 0.06))],
+        }
+        for name, columns in reports.items():
+            os.makedirs(os.path.join(study, name))
+            with open(os.path.join(study, name, "material.json"), "w") as f:
+                json.dump({"format": 1, "columns": columns}, f)
+        # wey's trained bot puts the first player ahead too; the "vey" entry's (a copy of wey's
+        # material bot) holds zero.
+        os.makedirs(os.path.join(study, "vey"))
+        with open(os.path.join(study, "vey", "material.json"), "w") as f:
+            json.dump({"format": 1, "columns": reports["wey"]}, f)
+        for name, fma in (("wey", estimate(0.20, 0.05)), ("vey", estimate(0.02, 0.05))):
+            trained = column("isis", 8)
+            trained.update(strength=f"{name}@8", first_move_advantage=fma)
+            with open(os.path.join(study, name, "balance.json"), "w") as f:
+                json.dump({"format": 1, "columns": [trained]}, f)
+        text = generate(study, os.path.join(tmp, "bots"))
+    section = text.split("## The material bot searching deeper")[1].split("\n## ")[0]
+    check("| isis (200; 800) | +0.060 [+0.020, +0.100]; +0.000 [-0.030, +0.030] | 0.400 "
+          "[0.340, 0.460]; 0.600 [0.520, 0.680] |" in section,
+          "the shallower search's figures, then the deeper's")
+    # fma 0.00 - 0.06, half-widths 0.03 and 0.04 in quadrature (0.05); draws 0.60 - 0.40,
+    # half-widths 0.08 and 0.06 (0.10).
+    check("first-move advantage lower searching deeper (-0.060 [-0.110, -0.010]); draw rate "
+          "higher searching deeper (+0.200 [+0.100, +0.300]) |" in section,
+          "the difference read against zero")
+    check("| cam" not in section, "an entry with the arena's playouts only is left out")
+    check("Entries whose figure moves detectably as the material bot searches deeper: "
+          "first-move advantage, 1 of 3 (isis); draw rate, 1 of 3 (isis)." in section,
+          "the count of entries whose figures move")
+    check("with the same sign): the first player in wey, vey. And" in section,
+          "the entries where both depths put the same side ahead")
+    check("who moves at an advantage: the first player in wey." in section,
+          "the entries where the trained bot agrees with both depths")
+
+
 def figures_checks():
     """Elo is written as a signed whole number, never "-0": a 50% score is +0 (a chessgi bot's
     -0.0 against the material bot once read "-0 [-51, +51]")."""
@@ -348,6 +403,7 @@ budget_checks()
 commedia_checks()
 commedia_forms_checks()
 material_checks()
+material_deeper_checks()
 figures_checks()
 committed_document_is_current()
 for failure in failures:
