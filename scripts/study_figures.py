@@ -41,6 +41,45 @@ def verdict(d, what, condition="with Deans"):
     return f"{what}: no difference this play can detect"
 
 
+def read_differences(a, b, condition, detected, name):
+    """a − b of two balance columns' first-move advantage and draw rate, each read against
+    zero; `name` is added to detected[what] for each figure that differs detectably."""
+    readings = []
+    for what, key in (("first-move advantage", "first_move_advantage"),
+                      ("draw rate", "draw_rate")):
+        d = difference(a[key], b[key])
+        readings.append(f"{verdict(d, what, condition)} ({est(d, signed=True)})")
+        if d["low"] > 0 or d["high"] < 0:
+            detected[what].append(name)
+    return readings
+
+
+SIDES = ("the first player", "the second player")
+
+
+def side_ahead(advantages):
+    """The side every first-move advantage puts ahead (each interval clear of zero, all with
+    the same sign), or None."""
+    if all(a["low"] > 0 for a in advantages):
+        return SIDES[0]
+    if all(a["high"] < 0 for a in advantages):
+        return SIDES[1]
+    return None
+
+
+def counted(groups, count):
+    """"what, n of count (names)" for each group of entry names."""
+    return "; ".join(f"{what}, {len(names)} of {count}" + (f" ({', '.join(names)})" if names
+                                                            else "")
+                     for what, names in groups.items())
+
+
+def sides_text(groups):
+    """The entries grouped by the side ahead, or "in no entry"."""
+    named = [f"{who} in {', '.join(names)}" for who, names in groups.items() if names]
+    return "; ".join(named) if named else "in no entry"
+
+
 def group_mean(estimates):
     """The mean of independent estimates, its half-width the half-widths added in quadrature
     over their number."""

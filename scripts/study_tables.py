@@ -18,8 +18,10 @@ import sys
 import tomllib
 
 from study_commedia import ODD_RULES, commedia_forms_lines, commedia_lines
-from study_figures import (REPEATED_OPENING_SHARE, Z, difference, elo, elo_text, est,
-                           match_cell, material_match, playouts, signed, strongest, verdict)
+from study_figures import (REPEATED_OPENING_SHARE, SIDES, Z, counted, difference, elo,
+                           elo_text, est, match_cell, material_match, playouts,
+                           read_differences, side_ahead, sides_text, signed, strongest,
+                           verdict)
 
 # The study's entries in the order the document shows them (scripts/study.sh plays the same).
 RIVERS_TWO = ["isis", "cam", "wey", "coblache", "great-stour"]
@@ -259,24 +261,15 @@ def material_lines(entries):
             "| --- | --- | --- | --- | ---: | --- |"]
     differing = {"first-move advantage": [], "draw rate": []}
     # Where both players put the same seat ahead, the advantage does not hang on one player.
-    both_ahead = {"the first player": [], "the second player": []}
+    both_ahead = {side: [] for side in SIDES}
     for name, e in entries.items():
         if not (e["columns"] and e.get("material")):
             continue
         c, m = strongest(e["columns"]), e["material"]
-        readings = []
-        for what, key in (("first-move advantage", "first_move_advantage"),
-                          ("draw rate", "draw_rate")):
-            d = difference(m[key], c[key])
-            readings.append(f"{verdict(d, what, 'under the material bot')} "
-                            f"({est(d, signed=True)})")
-            if d["low"] > 0 or d["high"] < 0:
-                differing[what].append(name)
-        advantages = (c["first_move_advantage"], m["first_move_advantage"])
-        if all(a["low"] > 0 for a in advantages):
-            both_ahead["the first player"].append(name)
-        if all(a["high"] < 0 for a in advantages):
-            both_ahead["the second player"].append(name)
+        readings = read_differences(m, c, "under the material bot", differing, name)
+        side = side_ahead([c["first_move_advantage"], m["first_move_advantage"]])
+        if side:
+            both_ahead[side].append(name)
         rows.append(f"| {name} | {match_cell(e['manifest'], 'material')} | "
                     f"{est(c['first_move_advantage'], signed=True)} ({playouts(c)}); "
                     f"{est(m['first_move_advantage'], signed=True)} | {est(c['draw_rate'])}; "
@@ -284,15 +277,11 @@ def material_lines(entries):
                     f"{m['length']['mean']:.1f} | {'; '.join(readings)} |")
     if len(rows) == 2:
         return rows
-    count = len(rows) - 2
-    summary = [f"{what}, {len(names)} of {count}" + (f" ({', '.join(names)})" if names else "")
-               for what, names in differing.items()]
-    agreed = [f"{who} in {', '.join(names)}" for who, names in both_ahead.items() if names]
     return [MATERIAL_METHOD, ""] + rows + [
         "", "Entries where the material bot's figure differs detectably from the trained bot's: "
-        + "; ".join(summary) + ".", "",
+        + counted(differing, len(rows) - 2) + ".", "",
         "Both players put the same side ahead (each first-move advantage's interval clear of "
-        "zero, with the same sign): " + ("; ".join(agreed) if agreed else "in no entry") + "."]
+        "zero, with the same sign): " + sides_text(both_ahead) + "."]
 
 
 MATERIAL_DEEPER_METHOD = (
@@ -308,31 +297,22 @@ def material_deeper_lines(entries):
     rows = ["| entry | first-move advantage: shallower; deeper | draw rate: shallower; deeper "
             "| mean length | reading |", "| --- | --- | --- | ---: | --- |"]
     moved = {"first-move advantage": [], "draw rate": []}
-    ahead = {"the first player": [], "the second player": []}
+    ahead = {side: [] for side in SIDES}
     # Where the trained bot agrees too, the side ahead holds across all the play this study has.
-    all_ahead = {"the first player": [], "the second player": []}
+    all_ahead = {side: [] for side in SIDES}
     for name, e in entries.items():
         shallow, deep = e.get("material"), e.get("material_deeper")
         if not (shallow and deep):
             continue
-        readings = []
-        for what, key in (("first-move advantage", "first_move_advantage"),
-                          ("draw rate", "draw_rate")):
-            d = difference(deep[key], shallow[key])
-            readings.append(f"{verdict(d, what, 'searching deeper')} ({est(d, signed=True)})")
-            if d["low"] > 0 or d["high"] < 0:
-                moved[what].append(name)
-        advantages = (shallow["first_move_advantage"], deep["first_move_advantage"])
-        if all(a["low"] > 0 for a in advantages):
-            ahead["the first player"].append(name)
-        if all(a["high"] < 0 for a in advantages):
-            ahead["the second player"].append(name)
+        readings = read_differences(deep, shallow, "searching deeper", moved, name)
+        advantages = [shallow["first_move_advantage"], deep["first_move_advantage"]]
+        side = side_ahead(advantages)
+        if side:
+            ahead[side].append(name)
         if e["columns"]:
-            advantages += (strongest(e["columns"])["first_move_advantage"],)
-            if all(a["low"] > 0 for a in advantages):
-                all_ahead["the first player"].append(name)
-            if all(a["high"] < 0 for a in advantages):
-                all_ahead["the second player"].append(name)
+            side = side_ahead(advantages + [strongest(e["columns"])["first_move_advantage"]])
+            if side:
+                all_ahead[side].append(name)
         rows.append(f"| {name} ({playouts(shallow)}; {playouts(deep)}) | "
                     f"{est(shallow['first_move_advantage'], signed=True)}; "
                     f"{est(deep['first_move_advantage'], signed=True)} | "
@@ -341,19 +321,13 @@ def material_deeper_lines(entries):
                     f"{'; '.join(readings)} |")
     if len(rows) == 2:
         return rows
-    count = len(rows) - 2
-    summary = [f"{what}, {len(names)} of {count}" + (f" ({', '.join(names)})" if names else "")
-               for what, names in moved.items()]
-    def sides(groups):
-        named = [f"{who} in {', '.join(names)}" for who, names in groups.items() if names]
-        return "; ".join(named) if named else "in no entry"
     return [MATERIAL_DEEPER_METHOD, ""] + rows + [
         "", "Entries whose figure moves detectably as the material bot searches deeper: "
-        + "; ".join(summary) + ".", "",
+        + counted(moved, len(rows) - 2) + ".", "",
         "The same side ahead at both depths (each first-move advantage's interval clear of "
-        "zero, with the same sign): " + sides(ahead) + ". And by the trained bot's strongest "
-        "column too, the study's firmest finding on who moves at an advantage: "
-        + sides(all_ahead) + "."]
+        "zero, with the same sign): " + sides_text(ahead) + ". And by the trained bot's "
+        "strongest column too, the study's firmest finding on who moves at an advantage: "
+        + sides_text(all_ahead) + "."]
 
 
 # The strength against the material bot from which an entry's balance figures stop describing
