@@ -74,7 +74,8 @@ def commedia_lines(entries):
 COMMEDIA_FORMS = {
     "commedia-filled": "a Pawn rank a side and the centre's four cells restored",
     "commedia-chessgi": "captured men dropped from the captor's hand",
-    "commedia-double": "four players in two teams, one camp each",
+    "commedia-double": ("four players, each for themselves, one camp each; a King taken hands "
+                        "its army to the taker"),
 }
 
 
