@@ -212,7 +212,7 @@ struct TeamBalance {
   std::vector<SeatRanking> ranking;
   std::vector<std::string> agents;  // per seat
 };
-// For variants with more seats than teams; nullopt otherwise.
+// For variants of more than two seats (teamed or each for themselves); nullopt otherwise.
 std::optional<TeamBalance> team_balance(const BalanceSetup& setup,
                                         std::span<const BalanceGame> games);
 

@@ -91,7 +91,9 @@ std::vector<std::string> seat_agents(std::span<const BalanceGame> games) {
 
 std::optional<TeamBalance> team_balance(const BalanceSetup& setup,
                                         std::span<const BalanceGame> games) {
-  if (static_cast<int>(setup.seat_names.size()) <= setup.team_count()) return std::nullopt;
+  // Any game of more than two seats, teamed (Irwell) or each for themselves (Double Commedia):
+  // the place in the turn order, who drops out and the ranking say what two seats cannot.
+  if (setup.seat_names.size() <= 2) return std::nullopt;
   return TeamBalance{seat_order_scores(setup, games), dropout_first(setup, games),
                      seat_rankings(setup, games), seat_agents(games)};
 }

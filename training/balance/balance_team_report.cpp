@@ -104,10 +104,10 @@ void team_balance_section(Document& d, const std::vector<BalanceColumn>& columns
   for (const BalanceColumn& c : team_columns) seats = std::max(seats, c.stats.seats.size());
   heading(d, "Team balance");
   paragraph(d,
-            "Four-seat team variants: the team score of each seat by its place in the turn "
-            "order, how often each seat is the first to drop out, and the individual ranking "
-            "(place 1 best, ties share the best place). 95% intervals: normal for means, Wilson "
-            "for shares.");
+            "Variants of more than two seats: the team score of each seat by its place in the "
+            "turn order (a seat's own score where each plays for itself), how often each seat "
+            "is the first to drop out, and the individual ranking (place 1 best, ties share the "
+            "best place). 95% intervals: normal for means, Wilson for shares.");
 
   std::vector<std::vector<std::string>> order{header(team_columns, "turn order")};
   for (size_t i = 0; i < seats; ++i)

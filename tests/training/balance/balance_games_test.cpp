@@ -129,6 +129,32 @@ TEST(BalanceGames, IrwellWithAWeakerSeatRecordsEverySeat) {
   EXPECT_EQ(stats.team->dropout_first[0].games, 3);
 }
 
+// Four players each for themselves get the four-player statistics too: once only teamed
+// games did, so Double Commedia's report had no turn order, drop-outs or ranking.
+TEST(BalanceGames, FourPlayersEachForThemselvesGetTurnOrderDropoutsAndRanking) {
+  VariantPtr v = find_variant("commedia-double");
+  ASSERT_EQ(v->seat_count(), 4);
+  UniformEvaluator uniform;
+  BalanceConfig config;
+  config.games = 2;
+  config.playouts = 2;
+  config.max_plies = 24;
+  config.games_at_once = 2;
+  std::vector<SeatAgent> seats(4, SeatAgent{&uniform, 2, "uniform@2"});
+  std::vector<BalanceGame> games = play_balance_games(v, seats, "uniform@2", config);
+  const BalanceSetup setup = balance_setup(*v);
+  ASSERT_EQ(setup.team_count(), 4);
+  BalanceStats stats = balance_stats(setup, games);
+  ASSERT_TRUE(stats.team.has_value());
+  ASSERT_EQ(stats.team->order.size(), 4u);
+  EXPECT_EQ(stats.team->order[1].seat, v->seats[v->turn_order[1]].name);
+  EXPECT_EQ(stats.team->dropout_first[0].games, 2);
+  EXPECT_EQ(stats.team->ranking.size(), 4u);
+  EXPECT_EQ(stats.team->ranking[3].games, 2);
+  // Two seats have nothing of the kind.
+  EXPECT_FALSE(team_balance(balance_setup(*find_variant("chess")), {}).has_value());
+}
+
 // A training run's recorded game replayed: its material at every snapshot, its scores; a move
 // the rules refuse names its ply, seats of another variant are refused.
 TEST(BalanceGames, ARecordedSelfPlayGameIsReplayedForItsMaterial) {
