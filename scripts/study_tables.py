@@ -350,6 +350,16 @@ BUDGET_METHOD = (
     "that plateau first; the `gpu` preset's 10-block network on a GPU is then the route.")
 
 
+# A match with this share of draws or more says the two bots play alike in a game neither wins:
+# its Elo interval is narrow, so inverse-variance pooling would let it outweigh every other
+# entry's gain while it measures no learning. Such entries are shown but not pooled.
+DRAWN_MATCH_SHARE = 0.9
+
+
+def drawn_match(match):
+    return match.get("draws", 0) >= DRAWN_MATCH_SHARE * match["games"]
+
+
 def budget_gains(entries):
     """Per entry with a half-budget checkpoint, both measured against the material bot with a
     score the logistic Elo can place (neither 0 nor 1): the Elo gained and the gain per
@@ -366,12 +376,15 @@ def budget_gains(entries):
         gained = difference(elo(full), elo(half))
         doublings = math.log2(minutes_full / minutes_half)
         rows.append({"name": name, "half": e["half"], "full": e["manifest"], "gained": gained,
-                     "per_doubling": {k: v / doublings for k, v in gained.items()}})
+                     "per_doubling": {k: v / doublings for k, v in gained.items()},
+                     "drawn": drawn_match(half) or drawn_match(full)})
     return rows
 
 
 def pooled_gain(rows):
-    """The inverse-variance weighted mean of the gains per doubling, with its 95% interval."""
+    """The inverse-variance weighted mean of the gains per doubling, with its 95% interval, over
+    the entries whose matches were not nearly all drawn."""
+    rows = [r for r in rows if not r["drawn"]]
     if not rows:
         return None
     weights = [(2 * Z / (r["per_doubling"]["high"] - r["per_doubling"]["low"])) ** 2 for r in rows]
@@ -429,13 +442,23 @@ def budget_lines(entries):
         lines.append(f"| {r['name']} | {cell(r['half'])} | {cell(r['full'])} | "
                      f"{est(r['gained'], 0, signed=True)} | "
                      f"{est(r['per_doubling'], 0, signed=True)} |")
+    drawn = [r["name"] for r in rows if r["drawn"]]
+    left_out = ("" if not drawn else
+                f" Left out of the pool: {', '.join(drawn)}, whose matches were "
+                f"{100 * DRAWN_MATCH_SHARE:.0f}% drawn or more (the two bots play alike in a "
+                "game neither wins; the narrow Elo interval of such a match would outweigh every "
+                "other entry while it measures no learning).")
     gain = pooled_gain(rows)
+    if gain is None:
+        return lines + ["", "No entry to pool." + left_out]
     reading = ("more training measurably helps" if gain["low"] > 0 else
                "the second half of the budget bought no strength this study can detect, so no "
                "budget can be projected from it")
-    over = f"{len(rows)} entries" if len(rows) > 1 else "1 entry"
+    pooled = len(rows) - len(drawn)
+    over = f"{pooled} entries" if pooled > 1 else "1 entry"
     return lines + ["", f"Pooled over {over}: {est(gain, 0, signed=True)} Elo "
-                    f"against the material bot per doubling of training time: {reading}."]
+                    f"against the material bot per doubling of training time: {reading}."
+                    + left_out]
 
 
 def weakness_lines(entries):

@@ -182,6 +182,21 @@ def budget_checks():
     check("bought no strength this study can detect" in flat
           and "of training on its machine" not in flat,
           "no projection from a gain whose interval reaches zero")
+    # A match of 90% draws or more is shown but not pooled: its narrow interval would outweigh
+    # every other entry (Double Commedia's 96 and 99 draws of 100 once took the pool to -7).
+    with tempfile.TemporaryDirectory() as tmp:
+        shutil.copytree(os.path.join(FIXTURE, "study"), os.path.join(tmp, "study"))
+        shutil.copytree(os.path.join(FIXTURE, "bots"), os.path.join(tmp, "bots"))
+        path = os.path.join(tmp, "study", "isis", "half-budget.toml")
+        with open(path) as file:
+            body = file.read()
+        with open(path, "w") as file:
+            file.write(body.replace("draws = 20", "draws = 90"))  # only the draws count here
+        drawn = generate(os.path.join(tmp, "study"), os.path.join(tmp, "bots"))
+    check(f"| +{gained:.0f} [+{gained - width:.0f}, +{gained + width:.0f}] |" in drawn
+          and "No entry to pool. Left out of the pool: isis, whose matches were 90% drawn or "
+          "more" in drawn and "Pooled over" not in drawn,
+          "an entry of nearly drawn matches is shown but not pooled")
 
 
 def commedia_checks():
