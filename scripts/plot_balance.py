@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Plots of a FairyZero balance report: reads OUT_DIR/balance.json (written by `fairyzero balance`)
-and writes seat_scores.png, terminations.png, game_length.png, piece_values.png and, when a variant
-was played at several strengths, score_vs_strength.png. Uses Debian's python3-matplotlib only."""
+and writes seat_scores.png, terminations.png, game_length.png, piece_values.png, for games of more
+than two seats seat_order.png and, when a variant was played at several strengths,
+score_vs_strength.png. Uses Debian's python3-matplotlib only."""
 import json
 import os
 import sys
@@ -51,6 +52,32 @@ def seat_scores(columns, out):
     ax.legend(fontsize="small")
     fig.tight_layout()
     fig.savefig(os.path.join(out, "seat_scores.png"), dpi=110)
+    plt.close(fig)
+
+
+def seat_order(columns, out):
+    """Games of more than two seats: each column's team score by place in the turn order."""
+    columns = [c for c in columns if c.get("seat_order")]
+    if not columns:
+        return
+    movers = max(len(c["seat_order"]) for c in columns)
+    fig, ax = plt.subplots(figsize=(max(6, 0.9 * movers * len(columns) + 2), 4.5))
+    series = []
+    for c in columns:
+        order = c["seat_order"]
+        series.append((c["label"], [x["team"]["value"] for x in order],
+                       [x["team"] for x in order]))
+    bar_groups(ax, [f"mover {i + 1}" for i in range(movers)], series)
+    # Where each plays for itself a seat's fair share is under 0.5: the mean of all seats.
+    scores = [x["team"]["value"] for c in columns for x in c["seat_order"]]
+    ax.axhline(sum(scores) / len(scores), color="grey", linestyle="--", linewidth=1,
+               label="mean of all seats")
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("team score (95% interval)")
+    ax.set_title("Score by place in the turn order")
+    ax.legend(fontsize="small")
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "seat_order.png"), dpi=110)
     plt.close(fig)
 
 
@@ -198,6 +225,7 @@ def main():
     if not columns:
         sys.exit(f"{path}: no columns")
     seat_scores(columns, out)
+    seat_order(columns, out)
     terminations(columns, out)
     game_length(columns, out)
     piece_values(columns, out)

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
@@ -129,8 +131,8 @@ TEST(BalanceGames, IrwellWithAWeakerSeatRecordsEverySeat) {
   EXPECT_EQ(stats.team->dropout_first[0].games, 3);
 }
 
-// Four players each for themselves get the four-player statistics too: once only teamed
-// games did, so Double Commedia's report had no turn order, drop-outs or ranking.
+// Four players each for themselves get the four-player statistics and their plot too: once
+// only teamed games did, so Double Commedia's report had no turn order, drop-outs or ranking.
 TEST(BalanceGames, FourPlayersEachForThemselvesGetTurnOrderDropoutsAndRanking) {
   VariantPtr v = find_variant("commedia-double");
   ASSERT_EQ(v->seat_count(), 4);
@@ -153,6 +155,16 @@ TEST(BalanceGames, FourPlayersEachForThemselvesGetTurnOrderDropoutsAndRanking) {
   EXPECT_EQ(stats.team->ranking[3].games, 2);
   // Two seats have nothing of the kind.
   EXPECT_FALSE(team_balance(balance_setup(*find_variant("chess")), {}).has_value());
+  // The report plots the scores by place in the turn order.
+  if (std::system("/usr/bin/python3 -c 'import matplotlib' > /dev/null 2>&1") != 0)
+    GTEST_SKIP() << "no python3-matplotlib";
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / "fairyzero-balance-four-players";
+  std::filesystem::remove_all(dir);
+  const BalanceReportFiles files =
+      write_balance_report(dir.string(), {BalanceColumn{setup, stats}}, {});
+  EXPECT_TRUE(std::filesystem::exists(dir / "seat_order.png")) << files.plot_problem;
+  std::filesystem::remove_all(dir);
 }
 
 // A training run's recorded game replayed: its material at every snapshot, its scores; a move
