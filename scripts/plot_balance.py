@@ -18,6 +18,20 @@ def errors(estimates):
     return [[e["value"] - e["low"] for e in estimates], [e["high"] - e["value"] for e in estimates]]
 
 
+def save(fig, out, name):
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, name), dpi=110)
+    plt.close(fig)
+
+
+def score_axes(ax, title):
+    """The axes of a plot of scores, 0 to 1, with their intervals."""
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("team score (95% interval)")
+    ax.set_title(title)
+    ax.legend(fontsize="small")
+
+
 def bar_groups(ax, labels, series, width_total=0.8):
     """Grouped bars: `series` is a list of (name, values, estimates-or-None) per bar in a group."""
     width = width_total / max(1, len(series))
@@ -46,13 +60,8 @@ def seat_scores(columns, out):
         series.append((f"seat {s + 1} ({'/'.join(sorted(names))})", values, estimates))
     bar_groups(ax, [c["label"] for c in columns], series)
     ax.axhline(0.5, color="grey", linestyle="--", linewidth=1)
-    ax.set_ylim(0, 1)
-    ax.set_ylabel("team score (95% interval)")
-    ax.set_title("Score per seat")
-    ax.legend(fontsize="small")
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "seat_scores.png"), dpi=110)
-    plt.close(fig)
+    score_axes(ax, "Score per seat")
+    save(fig, out, "seat_scores.png")
 
 
 def seat_order(columns, out):
@@ -72,13 +81,8 @@ def seat_order(columns, out):
     scores = [x["team"]["value"] for c in columns for x in c["seat_order"]]
     ax.axhline(sum(scores) / len(scores), color="grey", linestyle="--", linewidth=1,
                label="mean of all seats")
-    ax.set_ylim(0, 1)
-    ax.set_ylabel("team score (95% interval)")
-    ax.set_title("Score by place in the turn order")
-    ax.legend(fontsize="small")
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "seat_order.png"), dpi=110)
-    plt.close(fig)
+    score_axes(ax, "Score by place in the turn order")
+    save(fig, out, "seat_order.png")
 
 
 def terminations(columns, out):
@@ -103,9 +107,7 @@ def terminations(columns, out):
     ax.set_xlabel("share of games")
     ax.set_title("How games end")
     ax.legend(fontsize="small", loc="center left", bbox_to_anchor=(1.01, 0.5))
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "terminations.png"), dpi=110)
-    plt.close(fig)
+    save(fig, out, "terminations.png")
 
 
 def common_bins(lengths, count=20):
@@ -134,9 +136,7 @@ def game_length(columns, out):
     ax.set_ylabel("share of games")
     ax.set_title("Game length")
     ax.legend(fontsize="small")
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "game_length.png"), dpi=110)
-    plt.close(fig)
+    save(fig, out, "game_length.png")
 
 
 def piece_values(columns, out):
@@ -174,9 +174,7 @@ def piece_values(columns, out):
     ax.set_ylabel("value (95% interval)" if scaled else "score per extra piece (95% interval)")
     ax.set_title("Piece values from the regression of results on material")
     ax.legend(fontsize="small")
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "piece_values.png"), dpi=110)
-    plt.close(fig)
+    save(fig, out, "piece_values.png")
 
 
 def score_vs_strength(columns, out):
@@ -208,9 +206,7 @@ def score_vs_strength(columns, out):
     top.set_title("Balance against the bot's strength")
     bottom.set_ylabel("draw rate")
     bottom.set_xlabel("bot and search (strength)")
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "score_vs_strength.png"), dpi=110)
-    plt.close(fig)
+    save(fig, out, "score_vs_strength.png")
 
 
 def main():

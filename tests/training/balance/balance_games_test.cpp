@@ -19,6 +19,16 @@
 namespace fairyzero {
 namespace {
 
+// Games at once, all of them, each stopped at `max_plies`.
+BalanceConfig small_config(int games, int playouts, int max_plies) {
+  BalanceConfig config;
+  config.games = games;
+  config.playouts = playouts;
+  config.max_plies = max_plies;
+  config.games_at_once = games;
+  return config;
+}
+
 // Replays a record and returns the final position.
 Position replay(const VariantPtr& v, const BalanceGame& g) {
   Position pos(v);
@@ -29,11 +39,7 @@ Position replay(const VariantPtr& v, const BalanceGame& g) {
 TEST(BalanceGames, MinichessRecordsAreComplete) {
   VariantPtr v = find_variant("minichess");
   UniformEvaluator uniform;
-  BalanceConfig config;
-  config.games = 4;
-  config.playouts = 8;
-  config.max_plies = 80;
-  config.games_at_once = 4;
+  BalanceConfig config = small_config(4, 8, 80);
   config.material_every = 10;
   int progress_calls = 0;
   std::vector<BalanceGame> games =
@@ -92,11 +98,7 @@ TEST(BalanceGames, IrwellWithAWeakerSeatRecordsEverySeat) {
   VariantPtr v = find_variant("irwell");
   ASSERT_EQ(v->seat_count(), 4);
   UniformEvaluator uniform;
-  BalanceConfig config;
-  config.games = 3;
-  config.playouts = 8;
-  config.max_plies = 60;
-  config.games_at_once = 3;
+  BalanceConfig config = small_config(3, 8, 60);
   std::vector<SeatAgent> seats(4, SeatAgent{&uniform, 8, "uniform@8"});
   seats[2] = {&uniform, 2, "uniform@2"};  // a weaker white-high
   std::vector<BalanceGame> games = play_balance_games(v, seats, "weak", config);
@@ -137,11 +139,7 @@ TEST(BalanceGames, FourPlayersEachForThemselvesGetTurnOrderDropoutsAndRanking) {
   VariantPtr v = find_variant("commedia-double");
   ASSERT_EQ(v->seat_count(), 4);
   UniformEvaluator uniform;
-  BalanceConfig config;
-  config.games = 2;
-  config.playouts = 2;
-  config.max_plies = 24;
-  config.games_at_once = 2;
+  BalanceConfig config = small_config(2, 2, 24);
   std::vector<SeatAgent> seats(4, SeatAgent{&uniform, 2, "uniform@2"});
   std::vector<BalanceGame> games = play_balance_games(v, seats, "uniform@2", config);
   const BalanceSetup setup = balance_setup(*v);
