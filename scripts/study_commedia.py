@@ -76,12 +76,18 @@ COMMEDIA_FORMS = {
     "commedia-chessgi": "captured men dropped from the captor's hand",
     "commedia-double": ("four players, each for themselves, one camp each; a King taken hands "
                         "its army to the taker"),
+    "commedia-double-individual": ("Double scored by the individual ranking: the armies still "
+                                   "playing share a draw's places, those taken rank last"),
 }
+# Forms that differ from another form only in how a game is scored, and what that one scores by:
+# read against it too.
+SCORED_AGAINST = {"commedia-double-individual": ("commedia-double", "team scoring")}
 
 
 def commedia_forms_lines(entries):
     """Filled, Chessgi and Double beside Commedia dell'Arte under the same odd-move rule (the one
-    each form's bot plays), from the strongest columns."""
+    each form's bot plays), and a form scored another way beside the form it rescores, from the
+    strongest columns."""
     rows = [f"| form | what it changes | odd-move rule | bot against material | "
             f"{' | '.join(COMMEDIA_HEADER)} |",
             "| --- | --- | --- | --- | --- | --- | --- | --- | ---: | --- |"]
@@ -97,6 +103,10 @@ def commedia_forms_lines(entries):
         if plain.get("columns"):
             readings.append(against(f"{form} − commedia-{rule} (the same odd-move rule)", c,
                                     strongest(plain["columns"]), "in " + form))
+        other, scoring = SCORED_AGAINST.get(form, (None, None))
+        if entries.get(other, {}).get("columns"):
+            readings.append(against(f"{form} − {other} ({scoring})", c,
+                                    strongest(entries[other]["columns"]), "in " + form))
     if not played:
         return rows
     caveat = weaker_caveat([(form, form) for form in played], entries,

@@ -29,7 +29,8 @@ RIVERS_FOUR = ["irwell", "avon", "aire"]
 ORDER = (["chess", "very-heavy-chess"] + [r + d for r in RIVERS_TWO + RIVERS_FOUR
                                            for d in ("", "-deans")]
          + ["commedia-" + rule for rule in ODD_RULES]
-         + ["commedia-filled", "commedia-chessgi", "commedia-double"])
+         + ["commedia-filled", "commedia-chessgi", "commedia-double",
+            "commedia-double-individual"])
 
 # Mean game length (plies) under which the strongest bot's games are decided in the opening: no
 # chess-like game is judged in under ten moves a side, so such figures speak about the setup.

@@ -275,7 +275,15 @@ def commedia_forms_checks():
         entry("commedia-filled", estimate(0.02, 0.04), estimate(0.60, 0.06), "even-leaping")
         entry("commedia-chessgi", estimate(0.10, 0.03), estimate(0.20, 0.05), "odd-leaping")
         text = generate(study, bots)
+        entry("commedia-double", estimate(0.00, 0.01), estimate(0.93, 0.04), "stepping")
+        entry("commedia-double-individual", estimate(0.03, 0.02), estimate(0.33, 0.03),
+              "stepping")
+        rescored = generate(study, bots).split("## Commedia dell'Arte's other forms")[1]
     section = text.split("## Commedia dell'Arte's other forms")[1].split("\n## ")[0]
+    # individual - team: +0.03 and -0.60, half-widths in quadrature (0.022 and 0.05).
+    check("- commedia-double-individual − commedia-double (team scoring): first-move advantage "
+          "+0.030 [+0.008, +0.052], draw rate -0.600 [-0.650, -0.550]" in rescored,
+          "a form scored another way against the form it rescores")
     check("| commedia-filled | a Pawn rank a side and the centre's four cells restored | "
           "even-leaping | - | +0.020 [-0.020, +0.060] | - | - | 0.600 [0.540, 0.660] |" in section,
           "a form's row names its odd-move rule")
