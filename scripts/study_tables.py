@@ -394,22 +394,33 @@ def pooled_gain(rows):
     return {"value": mean, "low": mean - half, "high": mean + half}
 
 
+# Beyond this much training a projection says only that the budget is out of reach ("over a
+# century").
+CENTURY_MINUTES = 100 * 365.25 * 1440
+
+
 def minutes_to_settle(minutes, elo_now, gain_per_doubling):
     if elo_now >= SETTLED_ELO:
         return minutes
     if gain_per_doubling <= 0:
         return math.inf
-    return minutes * 2 ** ((SETTLED_ELO - elo_now) / gain_per_doubling)
+    doublings = (SETTLED_ELO - elo_now) / gain_per_doubling
+    # A gain barely above zero asks for thousands of doublings: 2 ** that overflows a float.
+    if doublings > math.log2(CENTURY_MINUTES / minutes):
+        return math.inf
+    return minutes * 2 ** doublings
 
 
 def duration(minutes):
-    if math.isinf(minutes):
-        return "no bound"
+    if minutes >= CENTURY_MINUTES:
+        return "over a century"
     if minutes < 120:
         return f"{minutes:.0f} min"
     if minutes < 72 * 60:
         return f"{minutes / 60:.0f} h"
-    return f"{minutes / 1440:.0f} days"
+    if minutes < 2 * 365.25 * 1440:
+        return f"{minutes / 1440:.0f} days"
+    return f"{minutes / (365.25 * 1440):.0f} years"
 
 
 def settle_text(manifest, gain):
@@ -420,7 +431,8 @@ def settle_text(manifest, gain):
         return ""
     need = [minutes_to_settle(minutes, match["elo"], g)
             for g in (gain["value"], gain["high"], gain["low"])]
-    return (f" At the study's {signed(gain['value'])} Elo per doubling of training time, about "
+    about = "" if need[0] >= CENTURY_MINUTES else "about "
+    return (f" At the study's {signed(gain['value'])} Elo per doubling of training time, {about}"
             f"{duration(need[0])} [{duration(need[1])}, {duration(need[2])}] of training on "
             f"its machine would bring it to {SETTLED_ELO:+d} against the material bot.")
 

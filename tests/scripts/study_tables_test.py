@@ -177,6 +177,11 @@ def budget_checks():
     check(f"about {need[0]:.0f} min [{need[1]:.0f} min, {need[2]:.0f} min] of training on its "
           "machine would bring it to +100 against the material bot" in projected,
           "the budget that would settle a weak bot")
+    # A gain barely clear of zero: the interval's far end is over a century, not a float
+    # overflow (aire's bot once took the pool's low end to +0.3 Elo a doubling).
+    barely = with_elos(-400.0, -400.0 - 1.001 * width)
+    check("of training on its machine" in barely and ", over a century] of training" in barely,
+          "a gain barely above zero projects over a century, not an overflow")
     # A second half that bought nothing measurable projects nothing.
     flat = with_elos(-50.0, -70.0)
     check("bought no strength this study can detect" in flat
