@@ -69,8 +69,9 @@ done
 for rule in $odd_rules; do default_entries+=" commedia:rules.odd_rule=$rule"; done
 default_entries+=" commedia-filled commedia-chessgi commedia-double"
 # Double scored by the individual ranking as well: under team scoring a four-army draw gives each
-# army still playing a draw's half point, twice the points of a decided game, and self-play
-# learns to shuffle; the ranking shares the same points however the game ends.
+# army still playing a draw's half point, twice the points of a decided game; the ranking shares
+# the same points however the game ends (docs/RULES.md: self-play draws nearly every game under
+# either).
 default_entries+=" commedia-double:rules.scoring=individual"
 # Variants that Debian's Fairy-Stockfish plays by the same rules.
 stockfish_plays=" chess "
