@@ -5,6 +5,7 @@
 #include <torch/torch.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -219,25 +220,41 @@ TEST(DataParallel, TwoRanksEndEachStepAsOneNetwork) {
   EXPECT_EQ(checksums.at(0), checksums.at(1));
 }
 
+// The largest elementwise difference between two networks' parameters.
+double largest_difference(const std::vector<torch::Tensor>& a,
+                          const std::vector<torch::Tensor>& b) {
+  double largest = 0;
+  for (size_t p = 0; p < a.size(); ++p)
+    largest = std::max(largest, (a[p] - b[p]).abs().max().item<double>());
+  return largest;
+}
+
 TEST(DataParallel, TwoRanksMatchOneProcessWithTheSameTotalBatch) {
   // With batch normalisation, ranks see their own rows' statistics, so only a total batch made
   // of the two ranks' rows gives the same normalisation when both ranks hold the same rows: one
-  // process on [X; X] against two ranks on X each. Summed instead of averaged gradients, or
-  // gradients left per rank, give other weights.
+  // process on [X; X] against two ranks on X each. Summed instead of averaged gradients give
+  // the weights of one process at twice the rate.
   const Encoder encoder(find_variant("chess"));
-  torch::manual_seed(7);
-  Trainer single(encoder, kTiny, training(16));
-  const std::string start = weights_checksum(*single.network());
   std::vector<TrainingBatch> halves;
   for (unsigned s = 0; s < 3; ++s) halves.push_back(random_batch(encoder, 8, 40 + s));
-  size_t step = 0;
-  single.train(
-      [&](int size) {
-        EXPECT_EQ(size, 16);
-        return doubled(halves[step++]);
-      },
-      3);
-  const std::vector<torch::Tensor> expected = parameters(single);
+  const auto one_process = [&](double learning_rate) {
+    TrainerConfig config = training(16);
+    config.learning_rate = learning_rate;
+    torch::manual_seed(7);
+    Trainer single(encoder, kTiny, config);
+    size_t step = 0;
+    single.train(
+        [&](int size) {
+          EXPECT_EQ(size, 16);
+          return doubled(halves[step++]);
+        },
+        3);
+    return parameters(single);
+  };
+  torch::manual_seed(7);
+  const std::string start = weights_checksum(*Trainer(encoder, kTiny, training(16)).network());
+  const std::vector<torch::Tensor> expected = one_process(training(16).learning_rate);
+  const std::vector<torch::Tensor> summed = one_process(2 * training(16).learning_rate);
 
   std::map<int, std::vector<torch::Tensor>> got;
   std::mutex mutex;
@@ -260,13 +277,17 @@ TEST(DataParallel, TwoRanksMatchOneProcessWithTheSameTotalBatch) {
     std::lock_guard lock(mutex);
     got[rank] = parameters(trainer);
   });
+  // Equal up to rounding, which is not always tiny: on an AVX2 build of LibTorch one float
+  // rounding in the first step grows to 2.5e-4 by the third (CI, 2026-12-07), where the
+  // AVX-512 kernels stay within 1e-7. Summing instead of averaging moves weights by 0.14, so
+  // 1e-3 still tells the two apart; the test checks that it does.
+  const double tolerance = 1e-3;
+  ASSERT_GT(largest_difference(summed, expected), 10 * tolerance);
   for (int rank = 0; rank < 2; ++rank) {
     ASSERT_EQ(got[rank].size(), expected.size());
-    for (size_t p = 0; p < expected.size(); ++p)
-      EXPECT_TRUE(torch::allclose(got[rank][p], expected[p], 1e-4, 1e-5))
-          << "rank " << rank << " parameter " << p << " differs by "
-          << (got[rank][p] - expected[p]).abs().max().item<float>();
+    EXPECT_LT(largest_difference(got[rank], expected), tolerance) << "rank " << rank;
   }
+  EXPECT_EQ(largest_difference(got[0], got[1]), 0.0);
 }
 
 TEST(DataParallel, DifferentRowsPerRankStillAgreeClosely) {
