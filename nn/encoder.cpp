@@ -157,6 +157,32 @@ int Encoder::policy_index(Move m, bool flip) const {
   return (1 + promotion_slot_[m.piece_type()]) * cells_ * cells_ + pair;
 }
 
+void Encoder::mirror_files(float* planes) const {
+  // Constant planes are unchanged by the flip, so every plane can be flipped alike.
+  for (int p = 0; p < plane_count_; ++p)
+    for (int r = 0; r < ranks_; ++r) {
+      float* row = planes + (static_cast<size_t>(p) * ranks_ + r) * files_;
+      std::reverse(row, row + files_);
+    }
+}
+
+int Encoder::mirror_files(int index) const {
+  auto cell = [&](int c) { return (c / files_) * files_ + (files_ - 1 - c % files_); };
+  const int squares = cells_ * cells_;
+  const int block = index / squares, rest = index % squares;
+  if (block <= promotion_choice_count())  // a normal move or a promotion: (from, to) pairs
+    return block * squares + cell(rest / cells_) * cells_ + cell(rest % cells_);
+  // A drop: (type, to).
+  return block * squares + (rest / cells_) * cells_ + cell(rest % cells_);
+}
+
+bool Encoder::holds_castling_right(const float* planes) const {
+  for (size_t rule = 0; rule < variant_->castling.size(); ++rule)
+    if (planes[static_cast<size_t>(castling_plane(static_cast<int>(rule))) * cells_] != 0)
+      return true;
+  return false;
+}
+
 Move Encoder::move_of_index(const MoveList& legal, bool flip, int index) const {
   for (Move m : legal)
     if (policy_index(m, flip) == index) return m;

@@ -140,6 +140,14 @@ class Encoder {
   Move move_of_index(const Position& pos, int index) const;
   Move move_of_index(const MoveList& legal, bool mirrored, int index) const;
 
+  // Left-right mirroring in the encoded frame (training.mirror_files, training/learn): files
+  // a <-> h on every plane, and the index of the mirrored move. Meaningful only for a variant
+  // that core/file_mirror.h finds symmetric and a position holding no castling right
+  // (holds_castling_right). Both are their own inverses.
+  void mirror_files(float* planes) const;
+  int mirror_files(int policy_index) const;
+  bool holds_castling_right(const float* planes) const;
+
   int team_count() const { return teams_; }
   bool individual_heads() const { return variant_->scoring == Scoring::kIndividual; }
   int value_heads() const {

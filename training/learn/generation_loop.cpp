@@ -15,6 +15,7 @@
 #include "training/cluster/run_files.h"
 #include "training/data/sample_store.h"
 #include "training/learn/generation_player.h"
+#include "training/learn/mirror_augmentation.h"
 #include "training/learn/run_csv.h"
 #include "training/learn/trainer_group.h"
 #include "training/learn/validation.h"
@@ -363,7 +364,12 @@ std::vector<TrainingMetrics> GenerationLoop::train_agents(int generation, int st
       continue;
     }
     std::vector<TrainingMetrics> agent_rows = trainers_[a]->train(
-        [&](int batch) { return window_->sample_batch(batch, rng_, seat); }, steps);
+        [&](int batch) {
+          TrainingBatch drawn = window_->sample_batch(batch, rng_, seat);
+          if (config_.window.mirror_files) mirror_files_at_random(drawn, encoder_, rng_);
+          return drawn;
+        },
+        steps);
     for (const TrainingMetrics& m : agent_rows) {
       if (!leader_) break;
       append_csv(run_.path("training.csv"), training_csv_header(per_seat_, soft),

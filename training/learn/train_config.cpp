@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <variant>
 
+#include "core/file_mirror.h"
 #include "core/strict_toml.h"
 #include "mcts/search_settings.h"
 
@@ -112,6 +113,8 @@ std::vector<Setting> settings(TrainConfig& c) {
        "external self-play: samples trained per new sample (the trainer waits for "
        "steps_per_generation x batch_size / reuse new ones before a generation)",
        kMidRun},
+      {"training", "mirror_files", &c.window.mirror_files, 0, 0,
+       "train each sample mirrored left-right half the time (symmetric rules only)", kMidRun},
       {"training", "batch_size", &t.batch_size, 1, 65536,
        "samples per step (split among the ranks of a data-parallel trainer)"},
       {"training", "optimizer", &t.optimizer, 0, 0, "sgd or adamw"},
@@ -263,6 +266,16 @@ void validate_agents(const TrainConfig& config, const std::string& where) {
     throw TrainConfigError(where +
                            ": agents.networks = \"per-seat\" cannot be combined with "
                            "run.overlap = true (not supported yet)");
+}
+
+void validate_for_variant(const TrainConfig& config, const Variant& variant,
+                          const std::string& where) {
+  if (!config.window.mirror_files) return;
+  const std::string why = file_mirror_asymmetry(variant);
+  if (!why.empty())
+    throw TrainConfigError(where + ": training.mirror_files = true, but the rules of '" +
+                           variant.name + "' are not left-right symmetric (" + why +
+                           "); set training.mirror_files = false");
 }
 
 int64_t window_capacity(const TrainingWindow& window, int64_t published) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/errors.h"
+#include "core/variant.h"
 #include "nn/network_config.h"
 #include "training/learn/self_play.h"
 #include "training/learn/trainer.h"
@@ -60,6 +61,10 @@ struct TrainingWindow {
   // caps the same ratio (its max-train-bucket-per-new-data, 4 in its runs): it keeps the
   // network from memorising the newest games (docs/TRAINING.md).
   double reuse = 4;
+  // Train each drawn sample mirrored left-right (files a <-> h) half the time: twice the
+  // positions from the same games, where the variant's rules are symmetric (checked when the
+  // run starts, core/file_mirror.h; positions holding a castling right are never mirrored).
+  bool mirror_files = false;
   // Held-out validation: this share of each generation's games (whole games) goes to
   // RUN_DIR/validation/ and is never trained on; the newest validation_window of their samples
   // measure the network after each generation (validation.csv).
@@ -116,6 +121,11 @@ std::vector<std::string> variant_overrides(const RunSettings& run);
 // Checks the settings that depend on each other; throws TrainConfigError naming `where` and
 // the key. load_train_config runs it; TrainingRun runs it on configs built in code.
 void validate_agents(const TrainConfig& config, const std::string& where);
+
+// Checks the settings that depend on the variant's rules (training.mirror_files needs rules
+// that are left-right symmetric); throws TrainConfigError naming `where`, the key and why.
+void validate_for_variant(const TrainConfig& config, const Variant& variant,
+                          const std::string& where);
 
 // A setting whose value differs between two configs, as TOML text, and whether a run may take
 // the new value between generations (speed and placement settings: run.generations, run.minutes,

@@ -61,6 +61,7 @@ TrainingRun::TrainingRun(std::string run_dir, const TrainConfig& config, Variant
   if (!variant_) throw std::invalid_argument("a new training run needs a variant");
   config_.run.variant = variant_->name;
   validate_agents(config_, path("config.toml"));
+  validate_for_variant(config_, *variant_, path("config.toml"));
   fs::create_directories(dir_);
   write_file_atomically(path("variant.toml"), variant_->resolved_toml);
   write_file_atomically(path("config.toml"), train_config_to_toml(config_));
@@ -71,6 +72,7 @@ TrainingRun::TrainingRun(std::string run_dir) : dir_(std::move(run_dir)) {
   config_ = load_train_config(path("config.toml"));
   variant_ = load_run_variant(dir_);
   validate_agents(config_, path("config.toml"));
+  validate_for_variant(config_, *variant_, path("config.toml"));
 }
 
 TrainingRun::~TrainingRun() = default;
@@ -90,6 +92,7 @@ void TrainingRun::update_settings(const TrainConfig& config) {
                    " generations; --generations " + std::to_string(config.run.generations) +
                    " would undo them");
   validate_agents(config, path("config.toml"));
+  validate_for_variant(config, *variant_, path("config.toml"));
   config_ = config;
   write_file_atomically(path("config.toml"), train_config_to_toml(config_));
 }
