@@ -58,12 +58,24 @@ bool same_row(const TrainingBatch& a, const TrainingBatch& b, int row, const Enc
                     b.policy_index.begin() + k);
 }
 
+// A batch of random positions, and the same batch after mirror_files_at_random.
+struct MirroredBatch {
+  TrainingBatch original, batch;
+  int mirrored = 0;
+};
+
+MirroredBatch mirror_random_batch(const Encoder& enc, int size, unsigned seed) {
+  MirroredBatch m;
+  m.original = batch_of_random_positions(enc, size, seed);
+  m.batch = m.original;
+  std::mt19937_64 rng(seed + 1);
+  m.mirrored = mirror_files_at_random(m.batch, enc, rng);
+  return m;
+}
+
 TEST(MirrorFiles, MirrorsAboutHalfTheRowsExactlyAndKeepsPadding) {
   Encoder enc(find_variant("gardner"));
-  const TrainingBatch original = batch_of_random_positions(enc, 512, 5);
-  TrainingBatch batch = original;
-  std::mt19937_64 rng(11);
-  const int mirrored = mirror_files_at_random(batch, enc, rng);
+  auto [original, batch, mirrored] = mirror_random_batch(enc, 512, 5);
   EXPECT_GT(mirrored, 512 * 0.4);  // binomial(512, 1/2): 0.4 and 0.6 are 4.5 sigma away
   EXPECT_LT(mirrored, 512 * 0.6);
   int changed = 0;
@@ -83,10 +95,7 @@ TEST(MirrorFiles, MirrorsAboutHalfTheRowsExactlyAndKeepsPadding) {
 
 TEST(MirrorFiles, NeverMirrorsAPositionHoldingACastlingRight) {
   Encoder enc(find_variant("chess"));
-  const TrainingBatch original = batch_of_random_positions(enc, 400, 9);
-  TrainingBatch batch = original;
-  std::mt19937_64 rng(3);
-  const int mirrored = mirror_files_at_random(batch, enc, rng);
+  const auto [original, batch, mirrored] = mirror_random_batch(enc, 400, 9);
   int with_rights = 0;
   for (int row = 0; row < batch.size; ++row) {
     const float* planes = original.planes.data() + static_cast<size_t>(row) * enc.plane_floats();
