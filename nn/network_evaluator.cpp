@@ -102,8 +102,7 @@ NetworkEvaluator::NetworkEvaluator(VariantPtr variant, const std::shared_ptr<Net
   Impl& impl = *impl_;
   impl.device = parse_device(options.device);
   const bool cuda = impl.device.is_cuda();
-  Precision precision = options.precision;
-  if (!cuda && precision == Precision::kFloat16) precision = Precision::kFloat32;
+  const Precision precision = precision_on_device(impl.device.str(), options.precision);
   if (cuda) at::globalContext().setBenchmarkCuDNN(true);  // batch sizes repeat: autotune once
   impl.network = std::make_unique<PreparedNetwork>(
       *network, PreparedNetworkOptions{.device = impl.device,
@@ -222,6 +221,21 @@ void NetworkEvaluator::Impl::run(std::span<const EvalRequest> batch, NetworkStag
     e.wdl = {w[0], w[1], w[2]};
     e.moves_left = has_moves_left ? plies_left.data_ptr<float>()[i] : -1.0f;
   }
+}
+
+bool cpu_has_native_bfloat16() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512bf16");
+#else
+  return false;
+#endif
+}
+
+Precision precision_on_device(const std::string& device, Precision asked) {
+  if (parse_device(device).is_cuda() || asked == Precision::kFloat32) return asked;
+  return asked == Precision::kBFloat16 && cpu_has_native_bfloat16() ? asked
+                                                                     : Precision::kFloat32;
 }
 
 void set_cpu_forward_threads(int threads) { at::set_num_threads(std::max(1, threads)); }

@@ -17,10 +17,20 @@ class NetworkImpl;  // nn/network.h
 struct NetworkEvaluatorOptions {
   // "cpu", "cuda" or "cuda:N". Asking for CUDA where none is available throws.
   std::string device = "cpu";
-  // On CUDA as asked; on the CPU fp16 runs as fp32 (LibTorch's CPU kernels have no fast
-  // half), bf16 as asked.
+  // As precision_on_device() says: on CUDA as asked; the CPU runs fp16 as fp32, bf16 as asked
+  // where it has bf16 instructions.
   Precision precision = Precision::kFloat16;
 };
+
+// Whether this CPU computes bf16 in hardware (x86 AVX512-BF16: AMD Zen 4 on, Intel Cooper Lake
+// and Sapphire Rapids on). Elsewhere oneDNN emulates bf16, slower than fp32.
+bool cpu_has_native_bfloat16();
+
+// The precision a network evaluator runs in when `asked` on `device` ("cpu", "cuda:0"): as asked
+// on CUDA; on the CPU fp32, except bf16 where cpu_has_native_bfloat16() (3.5 times the
+// self-play of fp32 on the Zen CPU of docs/BENCHMARKS.md). LibTorch's CPU kernels have no fast
+// fp16.
+Precision precision_on_device(const std::string& device, Precision asked);
 
 // Evaluation fields: policy_logits[i] is the network's logit of legal move i (by its policy
 // index, nn/encoder.h); value[s] is the expected score of seat s (W + D/2 of its team; the

@@ -48,9 +48,12 @@ class NamedState {
 PreparedNetwork::PreparedNetwork(NetworkImpl& network, const PreparedNetworkOptions& options)
     : options_(options), config_(network.config()), shape_(network.shape()) {
   const NamedState state(network);
-  const torch::ScalarType dtype = scalar_type(options.precision);
+  const torch::ScalarType trunk_dtype = scalar_type(options.precision);
+  head_dtype_ = options.device.is_cpu() && trunk_dtype == torch::kBFloat16 ? torch::kFloat
+                                                                           : trunk_dtype;
   const auto memory =
       options.channels_last ? torch::MemoryFormat::ChannelsLast : torch::MemoryFormat::Contiguous;
+  torch::ScalarType dtype = trunk_dtype;  // of what `place` makes: the trunk's, then the heads'
   auto place = [&](const torch::Tensor& t) { return t.to(options.device, dtype); };
   // Conv (no bias) then batch norm, as one conv: w * s and beta - mean * s, s = gamma / sd.
   auto folded = [&](const std::string& conv, const std::string& bn, int padding) {
@@ -70,6 +73,7 @@ PreparedNetwork::PreparedNetwork(NetworkImpl& network, const PreparedNetworkOpti
     blocks_.push_back(folded(block + ".conv1", block + ".bn1", 1));
     blocks_.push_back(folded(block + ".conv2", block + ".bn2", 1));
   }
+  dtype = head_dtype_;
   policy_embed_ = Conv{place(state.get("policy_embed.weight")).contiguous(memory),
                        place(state.get("policy_embed.bias")), 0};
   query_ = linear("query");
@@ -103,6 +107,7 @@ NetworkOutput PreparedNetwork::forward(const torch::Tensor& planes) const {
     torch::Tensor y = torch::relu(apply(blocks_[b], x));
     x = torch::relu(apply(blocks_[b + 1], y) + x);
   }
+  x = x.to(head_dtype_);
   NetworkOutput out;
   const torch::Tensor embed = torch::relu(apply(policy_embed_, x)).flatten(2).transpose(1, 2);
   const torch::Tensor q = torch::linear(embed, query_.weight, query_.bias);

@@ -34,6 +34,11 @@ class PreparedNetwork {
   torch::Tensor prepare_input(const torch::Tensor& planes) const;
 
   torch::ScalarType dtype() const { return scalar_type(options_.precision); }
+  // The heads' precision: dtype(), except bf16 on the CPU, whose heads run in fp32. LibTorch 1.13
+  // sends bf16 linear layers and matmuls to oneDNN 2.6's brgemm kernels, whose creation corrupts
+  // memory when two threads create them at once (bad_alloc, SIGSEGV in brgemm_kernel_create);
+  // its bf16 convolutions, where the time goes, are safe, and the heads cost little.
+  torch::ScalarType head_dtype() const { return head_dtype_; }
   const PreparedNetworkOptions& options() const { return options_; }
   const NetworkConfig& config() const { return config_; }
   const NetworkShape& shape() const { return shape_; }
@@ -52,6 +57,7 @@ class PreparedNetwork {
   PreparedNetworkOptions options_;
   NetworkConfig config_;
   NetworkShape shape_;
+  torch::ScalarType head_dtype_;
   Conv input_;
   std::vector<Conv> blocks_;  // two per residual block
   Conv policy_embed_, value_conv_;

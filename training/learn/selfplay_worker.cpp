@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "core/temporary_file.h"
+#include "nn/network_evaluator.h"
 #include "training/cluster/lease.h"
 #include "training/cluster/run_files.h"
 #include "training/data/sample_store.h"
@@ -88,7 +89,10 @@ bool SelfPlayWorker::run(const std::function<void(const std::string&)>& log) {
       worker_seed(config.run.seed, options_.worker, sequence_));
   log(tag + ": self-play worker of " + run_dir_ + " (" + run_->variant()->title + "), " +
       std::to_string(config.selfplay.games) + " games per file, from file " +
-      std::to_string(sequence_) + " on " + config.run.device);
+      std::to_string(sequence_) + " on " + config.run.device + " (" +
+      precision_name(precision_on_device(config.run.device,
+                                         parse_precision(config.inference.precision))) +
+      ")");
 
   double last_wait_line = -1e9;
   int loaded = -1;
