@@ -37,18 +37,17 @@ struct Options {
   bool carry_over = true;
   int max_batch = 0;  // cpu and cuda; 0: every leaf in flight  // as training runs: the generation
                       // ends at its quota, no tail
-  int blocks = 2, filters = 32;  // the network for cpu and cuda
+  int blocks = 2, filters = 32;    // the network for cpu and cuda
   std::string precision = "fp32";  // the network's, as inference.precision
 };
 
 [[noreturn]] void usage() {
-  std::fprintf(
-      stderr,
-      "usage: selfplay_bench [--device cpu|cuda|simulated[:latency_ms=L,max_batch=B]] "
-      "[--variant V] [--agents shared|per-seat] [--games N] [--workers N] "
-      "[--games-per-worker N] [--leaves N] [--playouts N] [--batches-in-flight N] "
-      "[--server-threads N] [--carry-over 1|0] [--max-batch N] [--blocks N] [--filters N] "
-      "[--precision fp32|fp16|bf16]\n");
+  std::fprintf(stderr,
+               "usage: selfplay_bench [--device cpu|cuda|simulated[:latency_ms=L,max_batch=B]] "
+               "[--variant V] [--agents shared|per-seat] [--games N] [--workers N] "
+               "[--games-per-worker N] [--leaves N] [--playouts N] [--batches-in-flight N] "
+               "[--server-threads N] [--carry-over 1|0] [--max-batch N] [--blocks N] [--filters N] "
+               "[--precision fp32|fp16|bf16]\n");
   std::exit(2);
 }
 
@@ -178,11 +177,9 @@ int run(const Options& o) {
   } else {
     Encoder encoder(variant);
     const NetworkConfig network{.blocks = o.blocks, .filters = o.filters};
-    device =
-        std::make_shared<NetworkEvaluator>(variant, make_network(network, encoder.network_shape()),
-                                           NetworkEvaluatorOptions{
-                                               .device = o.device,
-                                               .precision = parse_precision(o.precision)});
+    device = std::make_shared<NetworkEvaluator>(
+        variant, make_network(network, encoder.network_shape()),
+        NetworkEvaluatorOptions{.device = o.device, .precision = parse_precision(o.precision)});
   }
   std::printf("device: %s, max batch %d\n", device->name().c_str(), max_batch);
   std::vector<std::shared_ptr<InferenceServer>> servers;

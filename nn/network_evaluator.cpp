@@ -234,8 +234,7 @@ bool cpu_has_native_bfloat16() {
 
 Precision precision_on_device(const std::string& device, Precision asked) {
   if (parse_device(device).is_cuda() || asked == Precision::kFloat32) return asked;
-  return asked == Precision::kBFloat16 && cpu_has_native_bfloat16() ? asked
-                                                                     : Precision::kFloat32;
+  return asked == Precision::kBFloat16 && cpu_has_native_bfloat16() ? asked : Precision::kFloat32;
 }
 
 void set_cpu_forward_threads(int threads) { at::set_num_threads(std::max(1, threads)); }

@@ -49,8 +49,8 @@ PreparedNetwork::PreparedNetwork(NetworkImpl& network, const PreparedNetworkOpti
     : options_(options), config_(network.config()), shape_(network.shape()) {
   const NamedState state(network);
   const torch::ScalarType trunk_dtype = scalar_type(options.precision);
-  head_dtype_ = options.device.is_cpu() && trunk_dtype == torch::kBFloat16 ? torch::kFloat
-                                                                           : trunk_dtype;
+  head_dtype_ =
+      options.device.is_cpu() && trunk_dtype == torch::kBFloat16 ? torch::kFloat : trunk_dtype;
   const auto memory =
       options.channels_last ? torch::MemoryFormat::ChannelsLast : torch::MemoryFormat::Contiguous;
   torch::ScalarType dtype = trunk_dtype;  // of what `place` makes: the trunk's, then the heads'

@@ -90,8 +90,8 @@ bool SelfPlayWorker::run(const std::function<void(const std::string&)>& log) {
   log(tag + ": self-play worker of " + run_dir_ + " (" + run_->variant()->title + "), " +
       std::to_string(config.selfplay.games) + " games per file, from file " +
       std::to_string(sequence_) + " on " + config.run.device + " (" +
-      precision_name(precision_on_device(config.run.device,
-                                         parse_precision(config.inference.precision))) +
+      precision_name(
+          precision_on_device(config.run.device, parse_precision(config.inference.precision))) +
       ")");
 
   double last_wait_line = -1e9;
