@@ -27,7 +27,7 @@ struct NetworkEvaluatorOptions {
 bool cpu_has_native_bfloat16();
 
 // The precision a network evaluator runs in when `asked` on `device` ("cpu", "cuda:0"): as asked
-// on CUDA; on the CPU fp32, except bf16 where cpu_has_native_bfloat16() (3.5 times the
+// on CUDA; on the CPU fp32, except bf16 where cpu_has_native_bfloat16() (1.4 times the
 // self-play of fp32 on the Zen CPU of docs/BENCHMARKS.md). LibTorch's CPU kernels have no fast
 // fp16.
 Precision precision_on_device(const std::string& device, Precision asked);
